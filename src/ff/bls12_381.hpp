@@ -23,3 +23,9 @@ using Fr = Fp<Bls12381FrParams>;
 using Fq = Fp<Bls12381FqParams>;
 
 }  // namespace cuzk::ff
+
+#include "ff/fp2.hpp"
+
+namespace cuzk::ff {
+using Fq2 = Fp2<Fq>;
+}  // namespace cuzk::ff
