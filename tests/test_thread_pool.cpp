@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "util/thread_pool.hpp"
+
+using cuzk::ThreadPool;
+
+TEST(ThreadPool, EveryIndexExactlyOnce) {
+  for (unsigned threads : {1u, 2u, 5u}) {
+    ThreadPool pool(threads);
+    EXPECT_EQ(pool.size(), threads);
+    for (size_t n : {0u, 1u, 7u, 1000u}) {
+      std::vector<std::atomic<int>> hits(n);
+      pool.parallel_for(n, [&](size_t i) { hits[i]++; });
+      for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+    }
+  }
+}
+
+TEST(ThreadPool, ChunksCoverRange) {
+  ThreadPool pool(3);
+  std::vector<std::atomic<int>> hits(10007);
+  pool.parallel_chunks(hits.size(), 100, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) hits[i]++;
+  });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+TEST(ThreadPool, NestedCallsRunInline) {
+  ThreadPool pool(4);
+  std::atomic<int> total{0};
+  pool.parallel_for(8, [&](size_t) { pool.parallel_for(8, [&](size_t) { total++; }); });
+  EXPECT_EQ(total.load(), 64);
+}
+
+TEST(ThreadPool, PropagatesExceptions) {
+  ThreadPool pool(3);
+  EXPECT_THROW(pool.parallel_for(100,
+                                 [&](size_t i) {
+                                   if (i == 37) throw std::runtime_error("boom");
+                                 }),
+               std::runtime_error);
+  // The pool stays usable afterwards.
+  std::atomic<int> n{0};
+  pool.parallel_for(50, [&](size_t) { n++; });
+  EXPECT_EQ(n.load(), 50);
+}
+
+TEST(ThreadPool, ManyConsecutiveCalls) {
+  ThreadPool pool(4);
+  long sum = 0;
+  for (int r = 0; r < 2000; ++r) {
+    std::atomic<long> s{0};
+    pool.parallel_for(16, [&](size_t i) { s += static_cast<long>(i); });
+    sum += s.load();
+  }
+  EXPECT_EQ(sum, 2000L * 120);
+}
