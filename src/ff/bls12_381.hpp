@@ -29,3 +29,11 @@ using Fq = Fp<Bls12381FqParams>;
 namespace cuzk::ff {
 using Fq2 = Fp2<Fq>;
 }  // namespace cuzk::ff
+
+#include "ff/fp12.hpp"
+
+namespace cuzk::ff {
+// The pairing tower: Fq6 = Fq2[v]/(v^3 - (1 + u)), Fq12 = Fq6[w]/(w^2 - v).
+using Fq6 = Fp6<Fq2>;
+using Fq12 = Fp12<Fq6>;
+}  // namespace cuzk::ff
