@@ -5,6 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 namespace cuzk::ff {
 
@@ -13,13 +17,29 @@ using Limbs = std::array<uint64_t, N>;
 
 using u128 = unsigned __int128;
 
+// The carry intrinsics compile to adc/sbb chains; gcc turns the __int128 forms into much slower
+// code. The __int128 forms remain for constant evaluation and other targets.
 constexpr uint64_t addc(uint64_t a, uint64_t b, uint64_t& carry) {
+#if defined(__x86_64__)
+  if (!std::is_constant_evaluated()) {
+    unsigned long long r;
+    carry = _addcarry_u64(static_cast<unsigned char>(carry), a, b, &r);
+    return r;
+  }
+#endif
   u128 t = static_cast<u128>(a) + b + carry;
   carry = static_cast<uint64_t>(t >> 64);
   return static_cast<uint64_t>(t);
 }
 
 constexpr uint64_t subb(uint64_t a, uint64_t b, uint64_t& borrow) {
+#if defined(__x86_64__)
+  if (!std::is_constant_evaluated()) {
+    unsigned long long r;
+    borrow = _subborrow_u64(static_cast<unsigned char>(borrow), a, b, &r);
+    return r;
+  }
+#endif
   u128 t = static_cast<u128>(a) - b - borrow;
   borrow = static_cast<uint64_t>(t >> 64) & 1;
   return static_cast<uint64_t>(t);

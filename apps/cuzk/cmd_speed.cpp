@@ -1,0 +1,191 @@
+// `cuzk speed`: one row per primitive, each timed on random inputs. Single operations are timed
+// as a dependent chain (latency, as peers report them); MSM and NTT rows are whole calls on the
+// global pool, median of a few runs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "commands.hpp"
+#include "ec/bls12_381.hpp"
+#include "ec/msm.hpp"
+#include "ec/pairing.hpp"
+#include "poly/domain.hpp"
+#include "util/rng.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ec::G1;
+using ec::G2;
+using ff::Fq;
+using ff::Fr;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Runs fn until at least min_s has passed (at least min_reps, at most max_reps times) and returns
+// the median seconds per call.
+double median_seconds(const std::function<void()>& fn, double min_s, int min_reps, int max_reps) {
+  std::vector<double> t;
+  double total = 0;
+  while (static_cast<int>(t.size()) < max_reps && (static_cast<int>(t.size()) < min_reps || total < min_s)) {
+    auto t0 = Clock::now();
+    fn();
+    t.push_back(seconds_since(t0));
+    total += t.back();
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Keeps results observable so the optimizer cannot drop the timed work.
+volatile bool g_sink;
+template <class T>
+void sink(const T& v) {
+  g_sink = v.is_zero();
+}
+
+struct Row {
+  std::string key, label, unit;
+  double value;
+};
+
+class Speed {
+ public:
+  explicit Speed(const SpeedOptions& o) : o_(o) {
+    std::stringstream ss(o.only);
+    for (std::string k; std::getline(ss, k, ',');)
+      if (!k.empty()) only_.push_back(k);
+  }
+
+  bool wanted(const std::string& key) const {
+    return only_.empty() || std::find(only_.begin(), only_.end(), key) != only_.end();
+  }
+
+  void add(const std::string& key, const std::string& label, const std::string& unit,
+           const std::function<double()>& measure) {
+    if (!wanted(key)) return;
+    // Progress on a terminal only, so that redirected output stays clean.
+    const bool progress = isatty(2);
+    if (progress) std::fprintf(stderr, "  measuring %-28s\r", label.c_str());
+    rows_.push_back({key, label, unit, measure()});
+    if (progress) std::fprintf(stderr, "%-50s\r", "");
+  }
+
+  void print(unsigned threads) const {
+    if (o_.json) {
+      std::printf("{\"threads\": %u, \"cpu\": \"%s\"", threads, cpu_model().c_str());
+      for (auto& r : rows_) std::printf(", \"%s\": %.6g", r.key.c_str(), r.value);
+      std::printf("}\n");
+      return;
+    }
+    std::printf("cuzk speed — %u thread%s — %s\n", threads, threads == 1 ? "" : "s", cpu_model().c_str());
+    std::printf("%-34s %14s  %-4s  %s\n", "operation", "time", "unit", "key");
+    for (auto& r : rows_) std::printf("%-34s %14.3f  %-4s  %s\n", r.label.c_str(), r.value, r.unit.c_str(), r.key.c_str());
+  }
+
+ private:
+  const SpeedOptions& o_;
+  std::vector<std::string> only_;
+  std::vector<Row> rows_;
+};
+
+template <class F>
+double field_mul_ns() {
+  Xoshiro256 rng(1);
+  F a = F::random(rng), b = F::random(rng);
+  constexpr int n = 1 << 20;
+  double s = median_seconds(
+      [&] {
+        for (int i = 0; i < n; ++i) a = a * b;
+      },
+      0.2, 3, 15);
+  sink(a);
+  return s / n * 1e9;
+}
+
+template <class J>
+double point_add_ns(const J& g) {
+  Xoshiro256 rng(2);
+  J p = g.mul(Fr::random(rng)), q = g.mul(Fr::random(rng));
+  constexpr int n = 1 << 14;
+  double s = median_seconds(
+      [&] {
+        for (int i = 0; i < n; ++i) p = p + q;
+      },
+      0.2, 3, 15);
+  sink(p.z);
+  return s / n * 1e9;
+}
+
+double ntt_ms(unsigned log_n) {
+  auto d = poly::Domain::create(size_t{1} << log_n, poly::RootConvention::Zcash).value();
+  Xoshiro256 rng(3);
+  std::vector<Fr> v(d.size());
+  for (auto& x : v) x = Fr::random(rng);
+  d.fft(v);  // warm-up: twiddle tables
+  return median_seconds([&] { d.fft(v); }, 1.0, 3, 9) * 1e3;
+}
+
+template <class Group>
+double msm_ms(unsigned log_n) {
+  const size_t n = size_t{1} << log_n;
+  Xoshiro256 rng(4);
+  std::vector<Fr> scalars(n);
+  for (auto& s : scalars) s = Fr::random(rng);
+  if constexpr (std::is_same_v<Group, G1>) {
+    auto bases = ec::g1_test_bases(n, 5);
+    return median_seconds([&] { sink(ec::msm(bases, scalars).z); }, 1.0, 1, 5) * 1e3;
+  } else {
+    auto bases = ec::g2_test_bases(n, 5);
+    return median_seconds([&] { sink(ec::msm(bases, scalars).z); }, 1.0, 1, 5) * 1e3;
+  }
+}
+
+}  // namespace
+
+int run_speed(const SpeedOptions& o) {
+  const unsigned threads = ThreadPool::global().size();
+  Speed sp(o);
+  const G1 g1(ec::g1_generator());
+  const G2 g2(ec::g2_generator());
+
+  sp.add("fr_mul_ns", "Fr mul (255-bit)", "ns", [] { return field_mul_ns<Fr>(); });
+  sp.add("fq_mul_ns", "Fq mul (381-bit)", "ns", [] { return field_mul_ns<Fq>(); });
+  sp.add("g1_add_ns", "G1 add (Jacobian)", "ns", [&] { return point_add_ns(g1); });
+  sp.add("g2_add_ns", "G2 add (Jacobian)", "ns", [&] { return point_add_ns(g2); });
+  sp.add("pairing_us", "pairing", "us", [] {
+    Xoshiro256 rng(6);
+    auto p = G1(ec::g1_generator()).mul(Fr::random(rng)).to_affine();
+    auto q = G2(ec::g2_generator()).mul(Fr::random(rng)).to_affine();
+    return median_seconds([&] { sink(ec::pairing(p, q)); }, 0.3, 3, 50) * 1e6;
+  });
+
+  std::vector<unsigned> ntt_sizes = {16, 20}, g1_sizes = {16, 20}, g2_sizes = {16, 20};
+  if (o.quick) ntt_sizes = {16}, g1_sizes = {12, 16}, g2_sizes = {12};
+  if (o.full) {
+    ntt_sizes.push_back(24);
+    g1_sizes.push_back(22);
+    g2_sizes = {16, 18, 20};
+  }
+  for (unsigned k : ntt_sizes)
+    sp.add("ntt_2_" + std::to_string(k) + "_ms", "NTT 2^" + std::to_string(k), "ms", [k] { return ntt_ms(k); });
+  for (unsigned k : g1_sizes)
+    sp.add("g1_msm_2_" + std::to_string(k) + "_ms", "G1 MSM 2^" + std::to_string(k), "ms", [k] { return msm_ms<G1>(k); });
+  for (unsigned k : g2_sizes)
+    sp.add("g2_msm_2_" + std::to_string(k) + "_ms", "G2 MSM 2^" + std::to_string(k), "ms", [k] { return msm_ms<G2>(k); });
+
+  sp.print(threads);
+  return 0;
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,29 @@
+#pragma once
+// Subcommands of the `cuzk` CLI. Each registers its options on the app and returns the flag that
+// tells whether it was chosen; run_* returns the process exit code.
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace cuzk::cli {
+
+struct SpeedOptions {
+  unsigned threads = 0;  // 0 = all hardware threads
+  bool json = false;
+  bool full = false;   // add the large sizes (MSM 2^22, G2 2^18/2^20, NTT 2^24)
+  bool quick = false;  // small sizes only (smoke test)
+  std::string only;    // comma-separated row keys to run
+};
+int run_speed(const SpeedOptions& o);
+
+struct SelfcheckOptions {
+  bool json = false;
+};
+int run_selfcheck(const SelfcheckOptions& o);
+
+// "model name" of the CPU, core count and ISA flags that matter to us, for reports.
+std::string cpu_model();
+
+}  // namespace cuzk::cli

@@ -1,0 +1,45 @@
+// cuzk: command-line entry point. Exit codes: 0 success, 1 a check or operation failed,
+// 2 bad usage.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "commands.hpp"
+#include "util/cpu_features.hpp"
+#include "util/thread_pool.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk — a persistent Groth16 proving engine for BLS12-381 (Filecoin, circom)"};
+  app.set_version_flag("--version", std::string("cuzk ") + CUZK_VERSION);
+  app.require_subcommand(1);
+
+  cuzk::cli::SpeedOptions speed;
+  auto* s = app.add_subcommand("speed", "Measure field, curve, pairing, NTT and MSM speed (like `openssl speed`)");
+  s->add_option("--threads", speed.threads, "Worker threads (default: all hardware threads)")->check(CLI::Range(1, 4096));
+  s->add_flag("--json", speed.json, "Print one JSON object instead of a table");
+  s->add_flag("--full", speed.full, "Also run the large sizes (G1 MSM 2^22, G2 MSM 2^18 and 2^20, NTT 2^24)");
+  s->add_flag("--quick", speed.quick, "Small sizes only (seconds; for smoke tests)");
+  s->add_option("--only", speed.only, "Comma-separated row keys to run (e.g. fr_mul_ns,g1_msm_2_20_ms)");
+
+  cuzk::cli::SelfcheckOptions check;
+  auto* c = app.add_subcommand("selfcheck", "Check the arithmetic against built-in known answers (@noble/curves)");
+  c->add_flag("--json", check.json, "Print one JSON object instead of a table");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    cuzk::require_cpu_features();
+    if (*s) {
+      if (speed.threads) cuzk::ThreadPool::set_global_threads(speed.threads);
+      return cuzk::cli::run_speed(speed);
+    }
+    if (*c) return cuzk::cli::run_selfcheck(check);
+  } catch (const std::exception& e) {
+    std::cerr << "cuzk: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}
