@@ -194,21 +194,24 @@ class Fp {
     return mont_mul_portable(a, a);
   }
 
-  // Coarsely-integrated operand scanning without the extra carry word (valid with a spare top bit):
-  // each outer step adds a*b[i] and m*p in one pass.
+  // Montgomery multiplication by operand scanning, without the extra carry word (valid with a
+  // spare top bit).
   static constexpr LimbsT mont_mul_portable(const LimbsT& a, const LimbsT& b) {
+    // Per row two mac chains, t += a*b[i] (its carry is the top word) then t = (t + m*p)/2^64,
+    // fully unrolled: GCC keeps t in registers. Against one fused pass without the pragmas this
+    // is 9% (Fr) / 10% (Fq) faster at -O3 and 37% / 35% faster at -O2 (Zen 4, GCC 12).
     LimbsT t{};
+#pragma GCC unroll 16
     for (size_t i = 0; i < N; ++i) {
       uint64_t ca = 0;
-      t[0] = mac(t[0], a[0], b[i], ca);
+#pragma GCC unroll 16
+      for (size_t j = 0; j < N; ++j) t[j] = mac(t[j], a[j], b[i], ca);
       const uint64_t m = t[0] * INV;
       uint64_t cm = 0;
       (void)mac(t[0], m, MOD[0], cm);
-      for (size_t j = 1; j < N; ++j) {
-        t[j] = mac(t[j], a[j], b[i], ca);
-        t[j - 1] = mac(t[j], m, MOD[j], cm);
-      }
-      t[N - 1] = ca + cm;
+#pragma GCC unroll 16
+      for (size_t j = 1; j < N; ++j) t[j - 1] = mac(t[j], m, MOD[j], cm);
+      t[N - 1] = ca + cm;  // t + a*b[i] + m*p < 2^(64(N+1)) thanks to the spare bit: no overflow
     }
     Fp r = from_raw(t);
     r.reduce_once();
