@@ -13,8 +13,7 @@ ctest --test-dir build -L cpu --output-on-failure -j "$jobs"
 
 echo "== Live cross-check against @noble/curves (fresh random vectors)"
 live=$(mktemp -d)
-node tests/vectors/check_live.mjs --fresh-out "$live"
-CUZK_VECTORS_DIR="$live" ctest --test-dir build -R Vectors --output-on-failure -j "$jobs"
+node tests/vectors/check_live.mjs --fresh-out "$live" --ctest build
 rm -rf "$live"
 
 echo "== ASan+UBSan build and tests"
