@@ -1,0 +1,109 @@
+// MSM benchmarks: G1 2^16 / 2^20 / 2^22 and G2 2^16 / 2^18, random scalars, one thread and the
+// whole machine. Bases come from g1_test_bases/g2_test_bases (cheap to build) and are cached
+// between benchmarks. Environment knobs for tuning: CUZK_MSM_C (window bits), CUZK_MSM_SPLITS,
+// CUZK_MSM_BATCH, CUZK_MSM_JACOBIAN=1.
+//
+//   bench_msm --benchmark_filter='G1/20/threads:1'
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "ec/msm.hpp"
+#include "util/rng.hpp"
+
+using namespace cuzk;
+using namespace cuzk::ec;
+
+namespace {
+
+const std::vector<Fr>& scalars(size_t n) {
+  static std::vector<Fr> s;
+  if (s.size() < n) {
+    Xoshiro256 rng(77);
+    s.resize(n);
+    for (auto& x : s) x = Fr::random(rng);
+  }
+  return s;
+}
+
+template <class A>
+const std::vector<A>& bases(size_t n) {
+  static std::vector<A> b;
+  if (b.size() < n) {
+    if constexpr (std::is_same_v<A, G1Affine>) {
+      b = g1_test_bases(n, 5);
+    } else {
+      b = g2_test_bases(n, 5);
+    }
+  }
+  return b;
+}
+
+ThreadPool& pool(unsigned threads) {
+  static std::map<unsigned, std::unique_ptr<ThreadPool>> pools;
+  auto& p = pools[threads];
+  if (!p) p = std::make_unique<ThreadPool>(threads);
+  return *p;
+}
+
+MsmConfig env_config() {
+  MsmConfig c;
+  if (const char* v = std::getenv("CUZK_MSM_C")) c.window_bits = static_cast<unsigned>(std::atoi(v));
+  if (const char* v = std::getenv("CUZK_MSM_SPLITS")) c.splits = static_cast<unsigned>(std::atoi(v));
+  if (const char* v = std::getenv("CUZK_MSM_BATCH")) c.batch = static_cast<unsigned>(std::atoi(v));
+  if (const char* v = std::getenv("CUZK_MSM_JACOBIAN")) c.jacobian_buckets = std::atoi(v) != 0;
+  return c;
+}
+
+template <class A>
+void BM_msm(benchmark::State& st) {
+  const size_t n = size_t{1} << st.range(0);
+  const unsigned threads = st.range(1) ? static_cast<unsigned>(st.range(1)) : std::thread::hardware_concurrency();
+  const auto& b = bases<A>(n);
+  const auto& k = scalars(n);
+  static const MsmConfig cfg = env_config();
+  MsmOptions o;
+  o.pool = &pool(threads);
+  o.config = &cfg;
+  const auto eff = msm_default_config(n, threads, !std::is_same_v<A, G1Affine>);
+  for (auto _ : st) {
+    auto r = msm(std::span<const A>(b.data(), n), std::span<const Fr>(k.data(), n), o);
+    benchmark::DoNotOptimize(r);
+  }
+  st.counters["threads"] = threads;
+  st.counters["c"] = cfg.window_bits ? cfg.window_bits : eff.window_bits;
+  st.counters["splits"] = cfg.splits ? cfg.splits : eff.splits;
+  st.counters["ns_per_point"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
+}
+
+// Arguments: {log2 n, threads (0 = all hardware threads)}.
+BENCHMARK(BM_msm<G1Affine>)
+    ->Name("G1")
+    ->ArgNames({"log_n", "threads"})
+    ->Args({16, 1})
+    ->Args({20, 1})
+    ->Args({16, 0})
+    ->Args({20, 0})
+    ->Args({22, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
+BENCHMARK(BM_msm<G2Affine>)
+    ->Name("G2")
+    ->ArgNames({"log_n", "threads"})
+    ->Args({16, 1})
+    ->Args({16, 0})
+    ->Args({18, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,63 @@
+#pragma once
+// Multi-scalar multiplication sum_i k_i * P_i on the CPU for G1 and G2.
+//
+// Algorithm (msm_pippenger.hpp): Pippenger's bucket method with signed (balanced) window digits,
+// so a window of c bits needs 2^(c-1) buckets. Buckets are affine and filled with batched affine
+// additions (one field inversion shared by a whole batch, Montgomery's trick: about 6
+// multiplications per addition instead of 11 for a mixed Jacobian addition), then reduced by
+// running sums (also batched). The windows are jobs that all threads of the pool share
+// dynamically (points claimed in chunks, one bucket array per participating thread), so slow or
+// shared cores do not hold the result back. Filecoin-style witnesses are dominated by 0 and 1:
+// scalars equal to 0 are skipped, scalars equal to 1 bypass Pippenger and are summed directly
+// (batched affine sums).
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "ec/bls12_381.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::ec {
+
+// Tuning knobs (0 = automatic). Exposed for benchmarks and tuning; callers normally leave them.
+struct MsmConfig {
+  unsigned window_bits = 0;  // c: window width in bits (2..24)
+  unsigned splits = 0;       // bucket ranges per window: jobs = windows * splits
+  unsigned batch = 0;        // batch-affine batch size; ignored for Jacobian buckets
+  bool jacobian_buckets = false;  // true: Jacobian buckets with mixed additions (the slower baseline)
+  size_t chunk = 0;          // max non-trivial scalars recoded per pass (memory bound); 0 = 2^22
+};
+
+struct MsmOptions {
+  // Optional density bitmap, bellperson semantics: scalars are the full assignment (one per bit);
+  // scalar i contributes iff bit i is set, paired with base number popcount(bits < i). bases.size()
+  // must equal the number of set bits among the first scalars.size() bits (later bits are
+  // ignored); the bitmap needs at least ceil(scalars.size()/64) words. nullptr = every scalar has
+  // its base (bases.size() == scalars.size()).
+  const std::vector<uint64_t>* density = nullptr;  // bit i = word i/64, bit i%64
+  ThreadPool* pool = nullptr;                       // default ThreadPool::global()
+  const MsmConfig* config = nullptr;                // nullptr = msm_default_config
+};
+
+// Bases may contain the point at infinity. Size mismatches throw std::invalid_argument.
+G1 msm(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOptions& = {});
+G2 msm(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOptions& = {});
+// Same with canonical (non-Montgomery) little-endian scalars; values >= r are reduced mod r.
+G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> scalars,
+                 const MsmOptions& = {});
+G2 msm_canonical(std::span<const G2Affine> bases, std::span<const ff::Limbs<4>> scalars,
+                 const MsmOptions& = {});
+
+// The configuration msm() picks for `n` scalars that are neither 0 nor 1, on `threads` threads.
+MsmConfig msm_default_config(size_t n, unsigned threads, bool g2);
+// Number of signed-digit windows of width c needed for scalars < r.
+unsigned msm_num_windows(unsigned window_bits);
+
+// Cheap, reproducible bases for tests and benchmarks: P_i = (a + i*b) * G with (a, b) =
+// test_bases_dlog(seed), built by repeated additions and a parallel batch conversion to affine.
+std::pair<Fr, Fr> test_bases_dlog(uint64_t seed);
+std::vector<G1Affine> g1_test_bases(size_t n, uint64_t seed, ThreadPool* pool = nullptr);
+std::vector<G2Affine> g2_test_bases(size_t n, uint64_t seed, ThreadPool* pool = nullptr);
+
+}  // namespace cuzk::ec

@@ -1,0 +1,383 @@
+#pragma once
+// Bucket accumulators for the Pippenger MSM (msm_pippenger.hpp).
+//
+// BatchAffineBuckets keeps every bucket in affine coordinates and collects additions "bucket +=
+// point" into a batch; the batch is evaluated with one field inversion (Montgomery's trick), so an
+// addition costs about 5M + 1S plus 1/batch of an inversion. A point whose bucket already has an
+// addition in the current batch is deferred to a pending list and retried after the next flush; if
+// the pending list keeps growing (many points in few buckets, e.g. equal scalars), the excess is
+// spilled into Jacobian overflow buckets, so degenerate inputs cost at most a mixed addition per
+// point. All edge cases of the affine addition are handled: empty bucket (the point is copied),
+// P == Q (tangent slope), P == -Q (the bucket becomes empty).
+//
+// JacobianBuckets is the textbook alternative (one mixed Jacobian addition per point), kept for
+// comparison and as a fallback.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "ec/short_weierstrass.hpp"
+
+namespace cuzk::ec::msm_detail {
+
+template <class C>
+class BatchAffineBuckets {
+ public:
+  using F = typename C::Base;
+  using A = Affine<C>;
+  using J = Jacobian<C>;
+
+  // `lanes` > 1 keeps that many copies of every bucket and sends consecutive additions to
+  // consecutive copies: for ranges of few buckets that receive many points (the top window, fine
+  // splits) this keeps the batch free of conflicts; finish() folds the copies together.
+  BatchAffineBuckets(size_t num_buckets, unsigned batch, unsigned lanes = 1)
+      : buckets_(num_buckets),
+        lanes_(lanes < 1 ? 1 : lanes),
+        xy_(num_buckets * lanes_),
+        state_(num_buckets * lanes_, kEmpty),
+        batch_(batch < 1 ? 1 : batch) {
+    entries_.resize(batch_);
+    den_.resize(batch_);
+    prefix_.resize(batch_);
+    pending_.reserve(batch_);
+    retry_.reserve(batch_);
+  }
+
+  size_t size() const { return buckets_; }
+
+  void prefetch(uint32_t b) const {
+    if (lanes_ != 1) return;  // small arrays, and the copy is not known yet
+    const char* p = reinterpret_cast<const char*>(&xy_[b]);
+    __builtin_prefetch(p, 1);
+    __builtin_prefetch(p + sizeof(XY) - 1, 1);
+    __builtin_prefetch(&state_[b], 1);
+  }
+
+  // bucket[b] += (neg ? -p : p); p must not be the point at infinity and must stay alive (and
+  // unchanged) until finish().
+  void add(uint32_t b, const A* p, bool neg) {
+    if (lanes_ != 1) {
+      b = static_cast<uint32_t>(b * lanes_ + lane_);
+      if (++lane_ == lanes_) lane_ = 0;
+    }
+    insert(b, p, neg);
+    if (count_ == batch_ || pending_.size() >= batch_) sync();
+  }
+
+  // Evaluates the current batch and retries the deferred points.
+  void sync() {
+    flush();
+    drain_pending();
+  }
+
+  // Completes every addition; afterwards the buckets hold their final sums.
+  void finish() {
+    flush();
+    for (int round = 0; round < 4 && !pending_.empty(); ++round) {
+      drain_pending();
+      flush();
+    }
+    spill_pending();
+    if (lanes_ != 1) merge_lanes();
+  }
+
+  // sum_b (lo + b + 1) * bucket[b] for the range of magnitudes this object holds. Call after
+  // finish().
+  //
+  // Running sums, vectorized over L lanes so that their affine additions can share inversions:
+  // lane l owns the s = ceil(size/L) consecutive buckets [l*s, l*s + s) and walks them from the
+  // top, R_l += bucket, A_l += R_l; afterwards A_l = sum_u (u + 1) bucket[l*s + u] and
+  // R_l = sum_u bucket[l*s + u], so the total is sum_l A_l + s * sum_l l * R_l + lo * sum_l R_l.
+  J reduce_weighted(uint64_t lo) const { return reduce_weighted(0, size(), lo); }
+
+  // The part of it from buckets [b0, b1): sum_{b0 <= b < b1} (lo + b + 1) * bucket[b]. Disjoint
+  // ranges can be reduced concurrently.
+  J reduce_weighted(size_t b0, size_t b1, uint64_t lo) const {
+    const size_t m = b1 - b0, L = lanes_;
+    if (!overflow_.empty() || m < 64) return reduce_weighted_jacobian(b0, b1, lo);
+    lo += b0;
+    const size_t lanes = std::min<size_t>(512, m / 8);
+    const size_t steps = (m + lanes - 1) / lanes;
+    std::vector<XY> run(lanes), acc(lanes);
+    std::vector<uint8_t> run_st(lanes, kEmpty), acc_st(lanes, kEmpty);
+    PairBatch batch(lanes);
+    for (size_t t = 0; t < steps; ++t) {
+      for (size_t l = 0; l < lanes; ++l) {
+        const size_t b = l * steps + (steps - 1 - t);
+        if (b < m && state_[(b0 + b) * L] == kFilled) batch.schedule(run[l], run_st[l], xy_[(b0 + b) * L]);
+      }
+      batch.eval();
+      for (size_t l = 0; l < lanes; ++l) {
+        if (run_st[l] == kFilled) batch.schedule(acc[l], acc_st[l], run[l]);
+      }
+      batch.eval();
+    }
+    J sum_acc, running, weighted;
+    for (size_t l = lanes; l-- > 0;) {
+      if (acc_st[l] == kFilled) sum_acc = sum_acc.add_affine(A(acc[l].x, acc[l].y));
+      if (run_st[l] == kFilled) running = running.add_affine(A(run[l].x, run[l].y));
+      if (l > 0) weighted += running;  // sum_l l * R_l
+    }
+    J r = sum_acc + weighted.mul_u64(steps);
+    if (lo != 0) r += running.mul_u64(lo);
+    return r;
+  }
+
+  // The same with Jacobian running sums (one mixed and one full addition per bucket).
+  J reduce_weighted_jacobian(size_t b0, size_t b1, uint64_t lo) const {
+    J running, acc;
+    for (size_t b = b1; b-- > b0;) {
+      const size_t i = b * lanes_;
+      if (state_[i] == kFilled) running = running.add_affine(A(xy_[i].x, xy_[i].y));
+      if (!overflow_.empty() && !overflow_[i].is_identity()) running += overflow_[i];
+      if (!running.is_identity()) acc += running;
+    }
+    lo += b0;
+    if (lo != 0 && !running.is_identity()) acc += running.mul_u64(lo);
+    return acc;
+  }
+
+  // sum_b bucket[b] (after finish()).
+  J sum() const {
+    J acc;
+    for (size_t b = 0; b < state_.size(); b += lanes_) {
+      if (state_[b] == kFilled) acc = acc.add_affine(A(xy_[b].x, xy_[b].y));
+      if (!overflow_.empty()) acc += overflow_[b];
+    }
+    return acc;
+  }
+
+ private:
+  enum : uint8_t { kEmpty = 0, kFilled = 1, kBusy = 2 };
+  struct XY {
+    F x, y;
+  };
+  struct Entry {
+    const A* p;
+    uint32_t b;
+    bool neg;
+    bool dbl;
+  };
+
+  // Affine additions dst += src for many independent (dst, src) pairs with one inversion; dst
+  // states are updated (empty + src = src; P + (-P) = empty).
+  class PairBatch {
+   public:
+    explicit PairBatch(size_t cap) : e_(cap), den_(cap), prefix_(cap) {}
+    void schedule(XY& dst, uint8_t& dst_state, const XY& src) {
+      if (dst_state == kEmpty) {
+        dst = src;
+        dst_state = kFilled;
+        return;
+      }
+      F d = src.x - dst.x;
+      bool dbl = false;
+      if (d.is_zero()) {
+        if (src.y == dst.y && !dst.y.is_zero()) {
+          dbl = true;
+          d = dst.y.dbl();
+        } else {
+          dst_state = kEmpty;
+          return;
+        }
+      }
+      e_[k_] = Item{&dst, &src, dbl};
+      den_[k_] = d;
+      ++k_;
+    }
+    void eval() {
+      const size_t k = k_;
+      if (k == 0) return;
+      prefix_[0] = den_[0];
+      for (size_t i = 1; i < k; ++i) prefix_[i] = prefix_[i - 1] * den_[i];
+      F inv = prefix_[k - 1].inverse();
+      for (size_t i = k; i-- > 0;) {
+        F di = inv;
+        if (i > 0) {
+          di = inv * prefix_[i - 1];
+          inv *= den_[i];
+        }
+        XY& q = *e_[i].dst;
+        const XY& p = *e_[i].src;
+        F lambda;
+        if (e_[i].dbl) {
+          F xx = q.x.square();
+          lambda = xx.dbl() + xx;
+        } else {
+          lambda = p.y - q.y;
+        }
+        lambda *= di;
+        F x3 = lambda.square() - q.x - p.x;  // p.x == q.x when doubling
+        q.y = lambda * (q.x - x3) - q.y;
+        q.x = x3;
+      }
+      k_ = 0;
+    }
+
+   private:
+    struct Item {
+      XY* dst;
+      const XY* src;
+      bool dbl;
+    };
+    std::vector<Item> e_;
+    std::vector<F> den_, prefix_;
+    size_t k_ = 0;
+  };
+
+  void insert(uint32_t b, const A* p, bool neg) {
+    const uint8_t s = state_[b];
+    if (s == kEmpty) {
+      xy_[b].x = p->x;
+      xy_[b].y = neg ? -p->y : p->y;
+      state_[b] = kFilled;
+      return;
+    }
+    if (s == kBusy) {
+      pending_.push_back(Entry{p, b, neg, false});
+      return;
+    }
+    XY& q = xy_[b];
+    // For -P the slope (-y2 - y1) / (x2 - x1) is computed as (y2 + y1) / (x1 - x2): no negation.
+    F d = neg ? q.x - p->x : p->x - q.x;
+    bool dbl = false;
+    if (d.is_zero()) {
+      // Same x: Q == P (double) or Q == -P (sum is the identity).
+      const F y2 = neg ? -p->y : p->y;
+      if (y2 == q.y && !q.y.is_zero()) {
+        dbl = true;
+        d = q.y.dbl();
+      } else {
+        state_[b] = kEmpty;
+        return;
+      }
+    }
+    entries_[count_] = Entry{p, b, neg, dbl};
+    den_[count_] = d;
+    state_[b] = kBusy;
+    ++count_;
+  }
+
+  // Evaluates the batch: one inversion of the product of the denominators, then each slope.
+  void flush() {
+    const size_t k = count_;
+    if (k == 0) return;
+    prefix_[0] = den_[0];
+    for (size_t i = 1; i < k; ++i) prefix_[i] = prefix_[i - 1] * den_[i];
+    F inv = prefix_[k - 1].inverse();
+    for (size_t i = k; i-- > 0;) {
+      F di = inv;
+      if (i > 0) {
+        di = inv * prefix_[i - 1];
+        inv *= den_[i];
+      }
+      const Entry& e = entries_[i];
+      XY& q = xy_[e.b];
+      F lambda;
+      if (e.dbl) {
+        F xx = q.x.square();
+        lambda = xx.dbl() + xx;
+      } else {
+        lambda = e.neg ? (e.p->y + q.y) : (e.p->y - q.y);
+      }
+      lambda *= di;
+      F x3 = lambda.square() - q.x - (e.dbl ? q.x : e.p->x);
+      q.y = lambda * (q.x - x3) - q.y;
+      q.x = x3;
+      state_[e.b] = kFilled;
+    }
+    count_ = 0;
+  }
+
+  // Re-inserts the deferred points (no bucket is busy right after a flush). Points that still
+  // conflict stay pending; if too many do, they go to the overflow buckets instead.
+  void drain_pending() {
+    if (pending_.empty()) return;
+    retry_.swap(pending_);
+    pending_.clear();
+    for (const Entry& e : retry_) {
+      insert(e.b, e.p, e.neg);
+      if (count_ == batch_) flush();
+    }
+    retry_.clear();
+    if (pending_.size() * 2 >= batch_) spill_pending();
+  }
+
+  // Adds every copy of a bucket into copy 0: log2(lanes) rounds of batched pair additions.
+  void merge_lanes() {
+    const size_t L = lanes_, m = buckets_;
+    PairBatch batch(m * ((L + 1) / 2));
+    for (size_t step = 1; step < L; step *= 2) {
+      for (size_t b = 0; b < m; ++b) {
+        for (size_t l = 0; l + step < L; l += 2 * step) {
+          const size_t d = b * L + l, src = d + step;
+          if (state_[src] == kFilled) batch.schedule(xy_[d], state_[d], xy_[src]);
+        }
+      }
+      batch.eval();
+    }
+    if (!overflow_.empty()) {
+      for (size_t b = 0; b < m; ++b) {
+        for (size_t l = 1; l < L; ++l) overflow_[b * L] += overflow_[b * L + l];
+      }
+    }
+  }
+
+  void spill_pending() {
+    if (pending_.empty()) return;
+    if (overflow_.empty()) overflow_.resize(state_.size());
+    for (const Entry& e : pending_) {
+      J& o = overflow_[e.b];
+      o = o.add_affine(e.neg ? -*e.p : *e.p);
+    }
+    pending_.clear();
+  }
+
+  size_t buckets_, lanes_, lane_ = 0;
+  std::vector<XY> xy_;  // bucket b, copy l at b * lanes_ + l
+  std::vector<uint8_t> state_;
+  std::vector<J> overflow_;  // allocated on first spill
+  size_t batch_;
+  size_t count_ = 0;
+  std::vector<Entry> entries_;
+  std::vector<F> den_, prefix_;
+  std::vector<Entry> pending_, retry_;
+};
+
+template <class C>
+class JacobianBuckets {
+ public:
+  using A = Affine<C>;
+  using J = Jacobian<C>;
+
+  JacobianBuckets(size_t num_buckets, unsigned /*batch*/, unsigned /*lanes*/ = 1) : b_(num_buckets) {}
+  size_t size() const { return b_.size(); }
+  void prefetch(uint32_t b) const {
+    const char* p = reinterpret_cast<const char*>(&b_[b]);
+    __builtin_prefetch(p, 1);
+    __builtin_prefetch(p + sizeof(J) - 1, 1);
+  }
+  void add(uint32_t b, const A* p, bool neg) { b_[b] = b_[b].add_affine(neg ? -*p : *p); }
+  void sync() {}
+  void finish() {}
+  J reduce_weighted(size_t b0, size_t b1, uint64_t lo) const {
+    J running, acc;
+    for (size_t b = b1; b-- > b0;) {
+      running += b_[b];
+      if (!running.is_identity()) acc += running;
+    }
+    lo += b0;
+    if (lo != 0 && !running.is_identity()) acc += running.mul_u64(lo);
+    return acc;
+  }
+  J sum() const {
+    J acc;
+    for (const J& x : b_) acc += x;
+    return acc;
+  }
+
+ private:
+  std::vector<J> b_;
+};
+
+}  // namespace cuzk::ec::msm_detail

@@ -1,0 +1,349 @@
+// Multi-scalar multiplication (ec/msm.hpp) against naive sums and discrete-log checks, for G1 and G2.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "ec/bls12_381.hpp"
+#include "ec/msm.hpp"
+#include "util/rng.hpp"
+#include "util/thread_pool.hpp"
+
+using namespace cuzk;
+using namespace cuzk::ec;
+
+namespace {
+
+template <class C>
+Affine<C> generator();
+template <>
+G1Affine generator<G1Config>() {
+  return g1_generator();
+}
+template <>
+G2Affine generator<G2Config>() {
+  return g2_generator();
+}
+
+template <class C>
+std::vector<Affine<C>> test_bases(size_t n, uint64_t seed, ThreadPool* pool = nullptr) {
+  if constexpr (std::is_same_v<C, G1Config>) {
+    return g1_test_bases(n, seed, pool);
+  } else {
+    return g2_test_bases(n, seed, pool);
+  }
+}
+
+// Independent random points k*G (k random).
+template <class C, class Rng>
+std::vector<Affine<C>> random_bases(size_t n, Rng& rng) {
+  std::vector<Jacobian<C>> j(n);
+  const Jacobian<C> g(generator<C>());
+  for (auto& p : j) p = g.mul(Fr::random(rng));
+  std::vector<Affine<C>> out(n);
+  batch_to_affine<C>(j, out);
+  return out;
+}
+
+template <class C>
+Jacobian<C> naive(std::span<const Affine<C>> bases, std::span<const Fr> k) {
+  Jacobian<C> acc;
+  for (size_t i = 0; i < k.size(); ++i) acc += Jacobian<C>(bases[i]).mul(k[i]);
+  return acc;
+}
+
+template <class C>
+Jacobian<C> run(std::span<const Affine<C>> bases, std::span<const Fr> k, const MsmOptions& o = {}) {
+  return msm(bases, k, o);
+}
+
+template <class Rng>
+std::vector<Fr> random_scalars(size_t n, Rng& rng) {
+  std::vector<Fr> k(n);
+  for (auto& x : k) x = Fr::random(rng);
+  return k;
+}
+
+Fr r_minus_1() { return -Fr::one(); }
+
+}  // namespace
+
+template <class C>
+class MsmTest : public ::testing::Test {};
+using Groups = ::testing::Types<G1Config, G2Config>;
+TYPED_TEST_SUITE(MsmTest, Groups);
+
+TYPED_TEST(MsmTest, MatchesNaiveOnRandomInputs) {
+  using C = TypeParam;
+  Xoshiro256 rng(1);
+  for (size_t n : {0, 1, 2, 3, 7, 64, 1000}) {
+    auto bases = n <= 64 ? random_bases<C>(n, rng) : test_bases<C>(n, 100 + n);
+    auto k = random_scalars(n, rng);
+    EXPECT_EQ(run<C>(bases, k), naive<C>(bases, k)) << "n = " << n;
+  }
+}
+
+TYPED_TEST(MsmTest, LargeAgainstDiscreteLogs) {
+  using C = TypeParam;
+  const size_t n = std::is_same_v<C, G1Config> ? (size_t{1} << 14) + 3 : (size_t{1} << 13) + 5;
+  Xoshiro256 rng(2);
+  auto bases = test_bases<C>(n, 7);
+  auto [a, b] = test_bases_dlog(7);
+  auto k = random_scalars(n, rng);
+  Fr expect = Fr::zero();
+  for (size_t i = 0; i < n; ++i) expect += k[i] * (a + Fr::from_u64(i) * b);
+  const Jacobian<C> g(generator<C>());
+  // The test bases really are (a + i b) G.
+  EXPECT_EQ(Jacobian<C>(bases[12]), g.mul(a + Fr::from_u64(12) * b));
+  EXPECT_EQ(run<C>(bases, k), g.mul(expect));
+  // Several passes over the scalars (persistent buckets) give the same result.
+  MsmConfig cfg;
+  cfg.chunk = 1;
+  MsmOptions o;
+  o.config = &cfg;
+  EXPECT_EQ(run<C>(bases, k, o), g.mul(expect));
+}
+
+TYPED_TEST(MsmTest, ZeroOneHeavyScalars) {
+  using C = TypeParam;
+  Xoshiro256 rng(3);
+  const size_t n = 3000;
+  auto bases = test_bases<C>(n, 8);
+  std::vector<Fr> k(n);
+  for (auto& x : k) {
+    const uint64_t u = rng() % 100;
+    x = u < 90 ? Fr::zero() : (u < 99 ? Fr::one() : Fr::random(rng));
+  }
+  Jacobian<C> expect;
+  for (size_t i = 0; i < n; ++i) {
+    if (k[i].is_one()) expect += Jacobian<C>(bases[i]);
+    else if (!k[i].is_zero()) expect += Jacobian<C>(bases[i]).mul(k[i]);
+  }
+  EXPECT_EQ(run<C>(bases, k), expect);
+}
+
+TYPED_TEST(MsmTest, AllZerosAllOnesAndMinusOne) {
+  using C = TypeParam;
+  const size_t n = 2500;
+  auto bases = test_bases<C>(n, 9);
+  auto [a, b] = test_bases_dlog(9);
+  const Jacobian<C> g(generator<C>());
+  Fr dlog_sum = Fr::zero();
+  for (size_t i = 0; i < n; ++i) dlog_sum += a + Fr::from_u64(i) * b;
+  EXPECT_TRUE(run<C>(bases, std::vector<Fr>(n, Fr::zero())).is_identity());
+  EXPECT_EQ(run<C>(bases, std::vector<Fr>(n, Fr::one())), g.mul(dlog_sum));
+  EXPECT_EQ(run<C>(bases, std::vector<Fr>(n, r_minus_1())), -g.mul(dlog_sum));
+  // A few ones among r-1 and a small sum of ones (serial path).
+  std::vector<Fr> k(n, r_minus_1());
+  for (size_t i = 0; i < n; i += 7) k[i] = Fr::one();
+  Fr e = Fr::zero();
+  for (size_t i = 0; i < n; ++i) e += k[i] * (a + Fr::from_u64(i) * b);
+  EXPECT_EQ(run<C>(bases, k), g.mul(e));
+  std::span<const Affine<C>> few(bases.data(), 5);
+  std::vector<Fr> ones5(5, Fr::one());
+  EXPECT_EQ(run<C>(few, ones5), naive<C>(few, ones5));
+}
+
+TYPED_TEST(MsmTest, RepeatedBasesAndCancellations) {
+  using C = TypeParam;
+  Xoshiro256 rng(4);
+  const Jacobian<C> g(generator<C>());
+  const Affine<C> ga = generator<C>(), ng = -generator<C>();
+  const size_t n = 3000;
+  // The same base everywhere, random scalars: (sum k) G.
+  {
+    std::vector<Affine<C>> bases(n, ga);
+    auto k = random_scalars(n, rng);
+    Fr s = Fr::zero();
+    for (auto& x : k) s += x;
+    EXPECT_EQ(run<C>(bases, k), g.mul(s));
+  }
+  // The same base and the same small scalar: every point lands in one bucket (doublings, then the
+  // pending/spill path).
+  for (uint64_t v : {2, 5, 12345}) {
+    std::vector<Affine<C>> bases(n, ga);
+    std::vector<Fr> k(n, Fr::from_u64(v));
+    EXPECT_EQ(run<C>(bases, k), g.mul_u64(v * n)) << v;
+  }
+  // G and -G alternating with equal scalars: buckets hit P + (-P) over and over.
+  {
+    std::vector<Affine<C>> bases(n);
+    for (size_t i = 0; i < n; ++i) bases[i] = (i % 2) ? ng : ga;
+    std::vector<Fr> k(n, Fr::from_u64(77));
+    EXPECT_TRUE(run<C>(bases, k).is_identity());
+    k[0] = Fr::from_u64(78);
+    EXPECT_EQ(run<C>(bases, k), g);
+    std::vector<Fr> ones(n, Fr::one());
+    EXPECT_TRUE(run<C>(bases, ones).is_identity());
+  }
+  // Small multiples of G with small scalars: many equal partial sums (P == Q inside buckets).
+  {
+    std::vector<Affine<C>> bases(n);
+    std::vector<Fr> k(n);
+    uint64_t e = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t m = 1 + i % 3, s = 2 + rng() % 4;
+      bases[i] = g.mul_u64(m).to_affine();
+      k[i] = Fr::from_u64(s);
+      e += m * s;
+    }
+    EXPECT_EQ(run<C>(bases, k), g.mul_u64(e));
+  }
+}
+
+TYPED_TEST(MsmTest, BasesWithInfinity) {
+  using C = TypeParam;
+  Xoshiro256 rng(5);
+  const size_t n = 1000;
+  auto bases = test_bases<C>(n, 10);
+  auto k = random_scalars(n, rng);
+  for (size_t i = 0; i < n; i += 3) bases[i] = Affine<C>::identity();
+  for (size_t i = 0; i < n; i += 5) k[i] = Fr::one();
+  EXPECT_EQ(run<C>(bases, k), naive<C>(bases, k));
+  std::vector<Affine<C>> inf(50);
+  EXPECT_TRUE(run<C>(inf, random_scalars(50, rng)).is_identity());
+}
+
+TYPED_TEST(MsmTest, DensityBitmap) {
+  using C = TypeParam;
+  Xoshiro256 rng(6);
+  const size_t n = 9000;  // more than two classification blocks
+  std::vector<uint64_t> density((n + 63) / 64 + 1);
+  for (auto& w : density) w = rng() & rng();  // ~25% density
+  density.back() = ~uint64_t{0};              // bits past n are ignored
+  size_t m = 0;
+  for (size_t i = 0; i < n; ++i) m += (density[i / 64] >> (i % 64)) & 1;
+  auto bases = test_bases<C>(m, 11);
+  std::vector<Fr> k(n);
+  for (auto& x : k) {
+    const uint64_t u = rng() % 10;
+    x = u < 3 ? Fr::zero() : (u < 6 ? Fr::one() : Fr::random(rng));
+  }
+  Jacobian<C> expect;
+  for (size_t i = 0, j = 0; i < n; ++i) {
+    if (!((density[i / 64] >> (i % 64)) & 1)) continue;
+    expect += Jacobian<C>(bases[j++]).mul(k[i]);
+  }
+  MsmOptions o;
+  o.density = &density;
+  EXPECT_EQ(run<C>(bases, k, o), expect);
+  // A wrong base count or a short bitmap is rejected.
+  std::span<const Affine<C>> short_bases(bases.data(), m - 1);
+  EXPECT_THROW(run<C>(short_bases, k, o), std::invalid_argument);
+  std::vector<uint64_t> short_density(density.begin(), density.begin() + 3);
+  o.density = &short_density;
+  EXPECT_THROW(run<C>(bases, k, o), std::invalid_argument);
+}
+
+TYPED_TEST(MsmTest, ThreadCountsAndConfigsAgree) {
+  using C = TypeParam;
+  Xoshiro256 rng(7);
+  const size_t n = 1500;
+  auto bases = test_bases<C>(n, 12);
+  auto k = random_scalars(n, rng);
+  for (size_t i = 0; i < n; i += 11) k[i] = Fr::one();
+  for (size_t i = 5; i < n; i += 13) k[i] = Fr::zero();
+  ThreadPool one(1), four(4);
+  MsmOptions o1, o4;
+  o1.pool = &one;
+  o4.pool = &four;
+  const auto ref = run<C>(bases, k, o1);
+  EXPECT_EQ(run<C>(bases, k, o4), ref);
+  // Forced configurations: window widths (16-bit and 32-bit digits), bucket splits, batch sizes,
+  // Jacobian buckets.
+  std::vector<MsmConfig> cfgs = {
+      {.window_bits = 3}, {.window_bits = 5, .splits = 3}, {.window_bits = 9, .splits = 8, .batch = 7},
+      {.window_bits = 13, .splits = 2, .batch = 1000}, {.window_bits = 11, .jacobian_buckets = true},
+      {.window_bits = 12, .splits = 3, .chunk = 1},
+      // Top windows with few magnitudes (c = 7: 8, c = 10: 29) get several copies per bucket.
+      {.window_bits = 7, .splits = 2}, {.window_bits = 10, .batch = 64}};
+  if (std::is_same_v<C, G1Config>) {
+    // Wide windows (the bucket reduction dominates at this size; G2 would take seconds).
+    cfgs.push_back({.window_bits = 16, .splits = 4});
+    cfgs.push_back({.window_bits = 17, .splits = 5});  // 32-bit digits
+  } else {
+    cfgs.push_back({.window_bits = 14, .splits = 64});
+  }
+  for (const auto& cfg : cfgs) {
+    o4.config = &cfg;
+    EXPECT_EQ(run<C>(bases, k, o4), ref) << "c=" << cfg.window_bits << " splits=" << cfg.splits;
+  }
+  // The narrowest window on a prefix.
+  const MsmConfig c2{.window_bits = 2, .splits = 2};
+  o4.config = &c2;
+  std::span<const Affine<C>> b200(bases.data(), 200);
+  std::span<const Fr> k200(k.data(), 200);
+  o1.config = nullptr;
+  EXPECT_EQ(run<C>(b200, k200, o4), run<C>(b200, k200, o1));
+}
+
+TYPED_TEST(MsmTest, MoreThreadsThanWindows) {
+  // 48 threads and 32 windows (c = 8): the spare threads join windows that are in progress, each
+  // with a bucket array of its own; with several passes (chunk = 1) the arrays are reused.
+  using C = TypeParam;
+  Xoshiro256 rng(15);
+  const size_t n = std::is_same_v<C, G1Config> ? 16384 : 3000;  // G1 large enough for joins
+  auto bases = test_bases<C>(n, 16);
+  auto k = random_scalars(n, rng);
+  ThreadPool one(1), many(48);
+  MsmOptions o1, om;
+  o1.pool = &one;
+  om.pool = &many;
+  const auto ref = run<C>(bases, k, o1);
+  const MsmConfig c8{.window_bits = 8}, c8_chunks{.window_bits = 8, .chunk = 1};
+  om.config = &c8;
+  EXPECT_EQ(run<C>(bases, k, om), ref);
+  om.config = &c8_chunks;
+  EXPECT_EQ(run<C>(bases, k, om), ref);
+}
+
+TYPED_TEST(MsmTest, CanonicalScalars) {
+  using C = TypeParam;
+  Xoshiro256 rng(8);
+  const size_t n = 700;
+  auto bases = test_bases<C>(n, 13);
+  auto k = random_scalars(n, rng);
+  k[3] = Fr::one();
+  k[4] = Fr::zero();
+  std::vector<ff::Limbs<4>> kc(n);
+  for (size_t i = 0; i < n; ++i) kc[i] = k[i].to_canonical();
+  // Values >= r are reduced: r + 1 == 1, r == 0, 2^256 - 1.
+  ff::Limbs<4> r = Fr::MOD, r1 = Fr::MOD;
+  r1[0] += 1;
+  kc[5] = r;
+  k[5] = Fr::zero();
+  kc[6] = r1;
+  k[6] = Fr::one();
+  kc[7] = {~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}};
+  k[7] = Fr::from_canonical({~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0} >> 2}) *
+             Fr::from_u64(4) +
+         Fr::from_u64(3);
+  EXPECT_EQ(msm_canonical(std::span<const Affine<C>>(bases), kc), run<C>(bases, k));
+}
+
+TYPED_TEST(MsmTest, SizeMismatchThrows) {
+  using C = TypeParam;
+  auto bases = test_bases<C>(10, 14);
+  std::vector<Fr> k(11, Fr::one());
+  EXPECT_THROW(run<C>(bases, k), std::invalid_argument);
+  std::vector<ff::Limbs<4>> kc(9);
+  EXPECT_THROW(msm_canonical(std::span<const Affine<C>>(bases), kc), std::invalid_argument);
+}
+
+TEST(MsmConfigTest, WindowsCoverScalars) {
+  for (unsigned c = 2; c <= 24; ++c) {
+    const unsigned w = msm_num_windows(c);
+    EXPECT_GE(w * c, 254u) << c;
+    EXPECT_LE((w - 1) * c, 256u) << c;
+  }
+  EXPECT_EQ(msm_num_windows(16), 16u);
+  EXPECT_EQ(msm_num_windows(15), 18u);  // r has 255 bits and r >> 240 = 0x73ed >= 2^14
+  for (size_t n : {1, 100, 1 << 16, 1 << 20, 1 << 22}) {
+    for (unsigned t : {1u, 2u, 16u}) {
+      auto cfg = msm_default_config(n, t, false);
+      EXPECT_GE(cfg.window_bits, 2u);
+      EXPECT_LE(cfg.window_bits, 24u);
+      EXPECT_GE(cfg.splits, 1u);
+    }
+  }
+}
