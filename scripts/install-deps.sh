@@ -8,12 +8,16 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 PKGS=(build-essential cmake ninja-build git pkg-config
-      libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-      nodejs npm)
+      libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js may come from another repository that bundles npm: install by command, not by package.
+if [ "${CUZK_SKIP_NPM:-0}" != "1" ]; then
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "[install-deps] apt-get install ${missing[*]}"
   $SUDO apt-get update -qq
