@@ -1,11 +1,11 @@
 // The pairing tower (Fq6, Fq12) and the optimal ate pairing of BLS12-381: field axioms, Frobenius
 // maps against plain exponentiation, cyclotomic squaring, final exponentiation against the plain
-// exponent 3 (q^12 - 1)/r, bilinearity, identities, multi-pairings, prepared points, and exact
-// values of @noble/curves 2.4.0 (e(G1, G2) below; tests/vectors/pairing.json when present).
+// exponent 3 (q^12 - 1)/r, bilinearity, identities, multi-pairings, prepared points, and the exact
+// e(G1, G2) of @noble/curves 2.4.0 (below; the tests/vectors/pairing.json known answers are checked
+// by test_vectors_pairing.cpp).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -14,7 +14,6 @@
 #include "ec/pairing.hpp"
 #include "ff/bls12_381.hpp"
 #include "util/rng.hpp"
-#include "vectors.hpp"
 
 using namespace cuzk;
 using namespace cuzk::ec;
@@ -402,47 +401,4 @@ TEST(Pairing, PreparedMatchesUnprepared) {
   prepared.emplace_back(ps[1], nullptr);
   EXPECT_EQ(multi_miller_loop(prepared), multi_miller_loop(plain));
   EXPECT_EQ(multi_pairing(prepared), multi_pairing(plain));
-}
-
-// ---------------------------------------------------------------- @noble/curves fixtures
-TEST(Pairing, NobleVectors) {
-  const std::string path = test::vectors_dir() + "/pairing.json";
-  if (!std::ifstream(path)) GTEST_SKIP() << path << " not present";
-  const test::json v = test::load_vectors("pairing.json");
-  auto fq12 = [](const test::json& j) { return fq12_from_hex(j.get<std::vector<std::string>>()); };
-  auto g1 = [](const test::json& j) {
-    if (j.at("infinity").get<bool>()) return G1Affine();
-    return G1Affine(test::fe<ff::Fq>(j.at("x")), test::fe<ff::Fq>(j.at("y")));
-  };
-  auto fq2 = [](const test::json& j) { return ff::Fq2(test::fe<ff::Fq>(j.at(0)), test::fe<ff::Fq>(j.at(1))); };
-  auto g2 = [&](const test::json& j) {
-    if (j.at("infinity").get<bool>()) return G2Affine();
-    return G2Affine(fq2(j.at("x")), fq2(j.at("y")));
-  };
-  EXPECT_EQ(fq12(v.at("generator_pairing")), noble_e_g1_g2());
-  EXPECT_EQ(pairing(g1_generator(), g2_generator()), fq12(v.at("generator_pairing")));
-  if (v.contains("generator_pairing_plain_exp")) {
-    // The plain reduced pairing f^((q^12 - 1)/r), whose cube is the value above.
-    const Fq12 plain = fq12(v.at("generator_pairing_plain_exp"));
-    const Big e = big_div_exact(big_sub_u64(big_pow(P(), 12), 1), big(Fr::MOD));
-    EXPECT_EQ(miller_loop(g1_generator(), g2_generator()).pow(limbs(e)), plain);
-    EXPECT_EQ(plain * plain * plain, noble_e_g1_g2());
-  }
-  size_t i = 0;
-  for (const auto& c : v.at("cases")) {
-    const G1Affine p = g1(c.at("p"));
-    const G2Affine q = g2(c.at("q"));
-    ASSERT_TRUE(p.is_on_curve() && q.is_on_curve()) << test::describe(v, "pairing", i);
-    EXPECT_EQ(pairing(p, q), fq12(c.at("e"))) << test::describe(v, "pairing", i);
-    EXPECT_EQ(final_exponentiation(miller_loop(p, G2Prepared(q))), fq12(c.at("e"))) << test::describe(v, "prepared", i);
-    ++i;
-  }
-  EXPECT_GT(i, 0u);
-  i = 0;
-  for (const auto& m : v.at("multi")) {
-    std::vector<std::pair<G1Affine, G2Affine>> terms;
-    for (const auto& pq : m.at("pairs")) terms.emplace_back(g1(pq.at("p")), g2(pq.at("q")));
-    EXPECT_EQ(multi_pairing(terms), fq12(m.at("result"))) << test::describe(v, "multi", i);
-    ++i;
-  }
 }
