@@ -21,8 +21,8 @@ using namespace cuzk::ff;
 
 namespace {
 
-constexpr int kInner = 64;   // operations per chain per benchmark iteration
-constexpr int kChains = 8;   // independent chains for the throughput runs
+constexpr int kInner = 64;  // operations per chain per benchmark iteration
+constexpr int kChains = 8;  // independent chains for the throughput runs
 
 // A path is a class template over the field with a value type V and in-place x = x*y, x = x^2.
 template <class F>

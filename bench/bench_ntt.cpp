@@ -60,7 +60,9 @@ void sizes(benchmark::internal::Benchmark* b) {
   b->Arg(16)->Arg(20)->Arg(22)->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
-void size20(benchmark::internal::Benchmark* b) { b->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime(); }
+void size20(benchmark::internal::Benchmark* b) {
+  b->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
+}
 
 }  // namespace
 

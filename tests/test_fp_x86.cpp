@@ -193,6 +193,8 @@ TYPED_TEST(FieldX86Test, FieldOpsUseFastPath) {
 
 #else  // !CUZK_X86_ADX
 
-TYPED_TEST(FieldX86Test, MulMatchesPortableRandom) { GTEST_SKIP() << "built without CUZK_X86_ADX"; }
+TYPED_TEST(FieldX86Test, MulMatchesPortableRandom) {
+  GTEST_SKIP() << "built without CUZK_X86_ADX";
+}
 
 #endif

@@ -88,7 +88,9 @@ class NttKernels : public ::testing::TestWithParam<bool> {
   void TearDown() override { set_simd_enabled(true); }
 };
 
-std::string kernel_name(const ::testing::TestParamInfo<bool>& info) { return info.param ? "simd" : "scalar"; }
+std::string kernel_name(const ::testing::TestParamInfo<bool>& info) {
+  return info.param ? "simd" : "scalar";
+}
 
 }  // namespace
 
@@ -146,8 +148,8 @@ TEST(Ntt, DomainAccessors) {
 }
 
 TEST(Ntt, InvalidSizes) {
-  for (size_t n : {size_t{0}, size_t{1}, size_t{3}, size_t{6}, size_t{1000}, (size_t{1} << 28) + 2,
-                   size_t{1} << 29, size_t{1} << 40}) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{3}, size_t{6}, size_t{1000}, (size_t{1} << 28) + 2, size_t{1} << 29,
+                   size_t{1} << 40}) {
     auto d = Domain::create(n);
     EXPECT_FALSE(d.ok()) << n;
     if (!d.ok()) {
@@ -419,12 +421,24 @@ TEST(Ntt, SimdEqualsScalar) {
           set_simd_enabled(simd == 1);
           out[simd] = a;
           switch (op) {
-            case 0: d.fft(out[simd]); break;
-            case 1: d.ifft(out[simd]); break;
-            case 2: d.coset_fft(out[simd]); break;
-            case 3: d.coset_ifft(out[simd]); break;
-            case 4: d.coset_fft(out[simd], shift); break;
-            default: d.coset_ifft(out[simd], shift); break;
+            case 0:
+              d.fft(out[simd]);
+              break;
+            case 1:
+              d.ifft(out[simd]);
+              break;
+            case 2:
+              d.coset_fft(out[simd]);
+              break;
+            case 3:
+              d.coset_ifft(out[simd]);
+              break;
+            case 4:
+              d.coset_fft(out[simd], shift);
+              break;
+            default:
+              d.coset_ifft(out[simd], shift);
+              break;
           }
         }
         set_simd_enabled(true);

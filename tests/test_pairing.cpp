@@ -60,7 +60,9 @@ Big big_mul(const Big& a, const Big& b) {
   trim(r);
   return r;
 }
-Big big_mul_u64(const Big& a, uint64_t m) { return big_mul(a, Big{m}); }
+Big big_mul_u64(const Big& a, uint64_t m) {
+  return big_mul(a, Big{m});
+}
 Big big_sub_u64(Big a, uint64_t x) {  // a >= x
   for (size_t i = 0; x != 0; ++i) {
     uint64_t b = 0;
@@ -81,7 +83,9 @@ void big_sub_in_place(Big& a, const Big& b) {  // a >= b
   for (size_t i = 0; i < a.size(); ++i) a[i] = ff::subb(a[i], i < b.size() ? b[i] : 0, br);
   trim(a);
 }
-size_t big_bits(const Big& a) { return a.empty() ? 0 : 64 * a.size() - static_cast<size_t>(__builtin_clzll(a.back())); }
+size_t big_bits(const Big& a) {
+  return a.empty() ? 0 : 64 * a.size() - static_cast<size_t>(__builtin_clzll(a.back()));
+}
 // Exact quotient a / b by binary long division (the tests only divide exact multiples).
 Big big_div_exact(const Big& a, const Big& b) {
   Big q(a.size(), 0), rem;
@@ -155,8 +159,12 @@ Fq12 easy_part(const Fq12& f) {
   return t.frobenius(2) * t;
 }
 
-G1Affine g1_mul(const Fr& k) { return G1(g1_generator()).mul(k).to_affine(); }
-G2Affine g2_mul(const Fr& k) { return G2(g2_generator()).mul(k).to_affine(); }
+G1Affine g1_mul(const Fr& k) {
+  return G1(g1_generator()).mul(k).to_affine();
+}
+G2Affine g2_mul(const Fr& k) {
+  return G2(g2_generator()).mul(k).to_affine();
+}
 
 }  // namespace
 
@@ -279,7 +287,8 @@ TEST(Fq12, CyclotomicSquaring) {
     want[i] = t;
   }
   EXPECT_EQ(Fq12::decompress(cs), want);
-  const std::array<Fq12::Compressed, 2> ones = {Fq12::one().compress(), Fq12::compressed_square(Fq12::one().compress())};
+  const std::array<Fq12::Compressed, 2> ones = {Fq12::one().compress(),
+                                                Fq12::compressed_square(Fq12::one().compress())};
   for (const Fq12& x : Fq12::decompress(ones)) EXPECT_EQ(x, Fq12::one());
   // Outside the subgroup the shortcut is (as expected) wrong: it relies on the subgroup's structure.
   Fq12 a = Fq12::random(rng);
@@ -354,7 +363,8 @@ TEST(Pairing, IdentityPairsToOne) {
   const std::pair<G1Affine, G2Affine> ids[] = {{o1, g2_generator()}, {g1_generator(), o2}};
   EXPECT_EQ(multi_pairing(ids), Fq12::one());
   // [r]P = O: e(P, Q)^r = 1 is also checked; here identity inputs must not disturb other pairs.
-  const std::pair<G1Affine, G2Affine> mixed[] = {{o1, g2_generator()}, {g1_generator(), g2_generator()}, {g1_generator(), o2}};
+  const std::pair<G1Affine, G2Affine> mixed[] = {
+      {o1, g2_generator()}, {g1_generator(), g2_generator()}, {g1_generator(), o2}};
   EXPECT_EQ(multi_pairing(mixed), noble_e_g1_g2());
 }
 

@@ -52,7 +52,9 @@ struct GroupTraits<G1Config> {
   static auto compress(const G1Affine& p) { return g1_to_compressed(p); }
   static auto uncompress(const G1Affine& p) { return g1_to_uncompressed(p); }
   static auto snarkjs(const G1Affine& p) { return g1_to_snarkjs(p); }
-  static Result<G1Affine> from_compressed(std::span<const uint8_t> b, SubgroupCheck c) { return g1_from_compressed(b, c); }
+  static Result<G1Affine> from_compressed(std::span<const uint8_t> b, SubgroupCheck c) {
+    return g1_from_compressed(b, c);
+  }
   static Result<G1Affine> from_uncompressed(std::span<const uint8_t> b, SubgroupCheck c) {
     return g1_from_uncompressed(b, c);
   }
@@ -73,7 +75,9 @@ struct GroupTraits<G2Config> {
   static auto compress(const G2Affine& p) { return g2_to_compressed(p); }
   static auto uncompress(const G2Affine& p) { return g2_to_uncompressed(p); }
   static auto snarkjs(const G2Affine& p) { return g2_to_snarkjs(p); }
-  static Result<G2Affine> from_compressed(std::span<const uint8_t> b, SubgroupCheck c) { return g2_from_compressed(b, c); }
+  static Result<G2Affine> from_compressed(std::span<const uint8_t> b, SubgroupCheck c) {
+    return g2_from_compressed(b, c);
+  }
   static Result<G2Affine> from_uncompressed(std::span<const uint8_t> b, SubgroupCheck c) {
     return g2_from_uncompressed(b, c);
   }
@@ -155,7 +159,8 @@ const std::vector<BadRule>& bad_rules() {
       {{"subgroup", "has order"}, "subgroup"},
       {{"not canonical", ">= q"}, "canonical"},
       // Lengths that do not match the compression flag (the flag picks the decoder, as in noble).
-      {{"bytes (", "bytes, infinity flag without the compression flag", "empty input", "1 byte", "given to"}, "expected"},
+      {{"bytes (", "bytes, infinity flag without the compression flag", "empty input", "1 byte", "given to"},
+       "expected"},
       {{"sort flag"}, "sort flag"},
       {{"not on the curve", "not a square"}, "curve"},  // before "infinity": "... without the infinity flag ((0,0) ..."
       {{"infinity"}, "infinity"},
@@ -390,7 +395,8 @@ TYPED_TEST(GroupVectors, BadEncodingsAreRejected) {
     // Where noble reports a length ("expected N bytes"), we report the same one.
     if (const auto at = noble_error.find("expected "); at != std::string::npos) {
       const std::string want = noble_error.substr(at);  // "expected 96 bytes"
-      EXPECT_NE(r->error().find(want), std::string::npos) << "error \"" << r->error() << "\" vs noble \"" << want << "\"";
+      EXPECT_NE(r->error().find(want), std::string::npos)
+          << "error \"" << r->error() << "\" vs noble \"" << want << "\"";
     }
     // Without the subgroup check, only the subgroup cases decode, to a curve point outside G.
     const auto r2 = decode_no_throw<C>(noble_like, b, SubgroupCheck::No);
@@ -403,8 +409,10 @@ TYPED_TEST(GroupVectors, BadEncodingsAreRejected) {
       EXPECT_FALSE(T::in_subgroup(p));
       EXPECT_FALSE(T::in_subgroup_by_order(p));
       // Re-encoding the decoded point gives the input bytes back (flags included).
-      if (b.size() == T::compressed_len) EXPECT_EQ(hex(T::compress(p)), test::bytes_to_hex(b));
-      else EXPECT_EQ(hex(T::uncompress(p)), test::bytes_to_hex(b));
+      if (b.size() == T::compressed_len)
+        EXPECT_EQ(hex(T::compress(p)), test::bytes_to_hex(b));
+      else
+        EXPECT_EQ(hex(T::uncompress(p)), test::bytes_to_hex(b));
     } else {
       EXPECT_FALSE(r2->ok()) << "accepted without the subgroup check as " << show<C>(r2->value());
     }

@@ -34,8 +34,10 @@ typename F::LimbsT limbs_of(const json& j) {
   const auto bytes = test::hex_to_bytes(j.get<std::string>());
   for (size_t k = 0; k < bytes.size(); ++k) {
     const size_t bit = 8 * (bytes.size() - 1 - k);
-    if (bit / 64 < F::N) l[bit / 64] |= static_cast<uint64_t>(bytes[k]) << (bit % 64);
-    else if (bytes[k] != 0) throw std::invalid_argument("constant wider than the field");
+    if (bit / 64 < F::N)
+      l[bit / 64] |= static_cast<uint64_t>(bytes[k]) << (bit % 64);
+    else if (bytes[k] != 0)
+      throw std::invalid_argument("constant wider than the field");
   }
   return l;
 }

@@ -34,10 +34,13 @@ const json& pairing_file() {
 // ---------------------------------------------------------------- fixture values
 using Flat = std::vector<std::string>;
 
-Fq2 fq2(const json& j, size_t i = 0) { return Fq2(test::fe<Fq>(j.at(i)), test::fe<Fq>(j.at(i + 1))); }
+Fq2 fq2(const json& j, size_t i = 0) {
+  return Fq2(test::fe<Fq>(j.at(i)), test::fe<Fq>(j.at(i + 1)));
+}
 
 Fq12 fq12(const json& j) {
-  if (!j.is_array() || j.size() != 12) throw std::invalid_argument("Fq12 fixture value is not 12 hex strings: " + j.dump());
+  if (!j.is_array() || j.size() != 12)
+    throw std::invalid_argument("Fq12 fixture value is not 12 hex strings: " + j.dump());
   return Fq12(Fq6(fq2(j, 0), fq2(j, 2), fq2(j, 4)), Fq6(fq2(j, 6), fq2(j, 8), fq2(j, 10)));
 }
 

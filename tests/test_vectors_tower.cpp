@@ -26,9 +26,13 @@ namespace {
 using Flat = std::vector<std::string>;
 
 // --- flat coefficient lists <-> tower elements
-Fq2 fq2_at(const json& j, size_t i) { return Fq2(test::fe<Fq>(j.at(i)), test::fe<Fq>(j.at(i + 1))); }
+Fq2 fq2_at(const json& j, size_t i) {
+  return Fq2(test::fe<Fq>(j.at(i)), test::fe<Fq>(j.at(i + 1)));
+}
 
-Fq6 fq6_at(const json& j, size_t off) { return Fq6(fq2_at(j, off), fq2_at(j, off + 2), fq2_at(j, off + 4)); }
+Fq6 fq6_at(const json& j, size_t off) {
+  return Fq6(fq2_at(j, off), fq2_at(j, off + 2), fq2_at(j, off + 4));
+}
 
 void append(Flat& out, const Fq2& a) {
   out.push_back(a.c0.to_hex());
@@ -111,9 +115,10 @@ TYPED_TEST(TowerVectors, FileDescribesThisField) {
   EXPECT_FALSE(v.at("cases").empty());
   // Every key of every case is one this file checks: a new kind of value in the generator must get
   // a check here, not be ignored silently.
-  const std::set<std::string> known = std::is_same_v<E, Fq6>
-      ? std::set<std::string>{"a", "b", "add", "sub", "mul", "sq", "neg", "inv", "mul_by_nonresidue", "frobenius"}
-      : std::set<std::string>{"a", "b", "add", "sub", "mul", "sq", "neg", "inv", "conjugate", "frobenius"};
+  const std::set<std::string> known =
+      std::is_same_v<E, Fq6>
+          ? std::set<std::string>{"a", "b", "add", "sub", "mul", "sq", "neg", "inv", "mul_by_nonresidue", "frobenius"}
+          : std::set<std::string>{"a", "b", "add", "sub", "mul", "sq", "neg", "inv", "conjugate", "frobenius"};
   for (size_t i = 0; i < this->cases().size(); ++i)
     for (const auto& [key, value] : this->cases()[i].items())
       EXPECT_TRUE(known.count(key)) << this->where(i) << ": unchecked key \"" << key << "\"";

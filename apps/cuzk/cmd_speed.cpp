@@ -1,6 +1,8 @@
 // `cuzk speed`: one row per primitive, each timed on random inputs. Single operations are timed
 // as a dependent chain (latency, as peers report them); MSM and NTT rows are whole calls on the
 // global pool, median of a few runs.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "commands.hpp"
 #include "ec/bls12_381.hpp"
@@ -30,7 +30,9 @@ using ec::G2;
 using ff::Fq;
 using ff::Fr;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Runs fn until at least min_s has passed (at least min_reps, at most max_reps times) and returns
 // the median seconds per call.
@@ -90,7 +92,8 @@ class Speed {
     }
     std::printf("cuzk speed — %u thread%s — %s\n", threads, threads == 1 ? "" : "s", cpu_model().c_str());
     std::printf("%-34s %14s  %-4s  %s\n", "operation", "time", "unit", "key");
-    for (auto& r : rows_) std::printf("%-34s %14.3f  %-4s  %s\n", r.label.c_str(), r.value, r.unit.c_str(), r.key.c_str());
+    for (auto& r : rows_)
+      std::printf("%-34s %14.3f  %-4s  %s\n", r.label.c_str(), r.value, r.unit.c_str(), r.key.c_str());
   }
 
  private:
@@ -180,9 +183,11 @@ int run_speed(const SpeedOptions& o) {
   for (unsigned k : ntt_sizes)
     sp.add("ntt_2_" + std::to_string(k) + "_ms", "NTT 2^" + std::to_string(k), "ms", [k] { return ntt_ms(k); });
   for (unsigned k : g1_sizes)
-    sp.add("g1_msm_2_" + std::to_string(k) + "_ms", "G1 MSM 2^" + std::to_string(k), "ms", [k] { return msm_ms<G1>(k); });
+    sp.add("g1_msm_2_" + std::to_string(k) + "_ms", "G1 MSM 2^" + std::to_string(k), "ms",
+           [k] { return msm_ms<G1>(k); });
   for (unsigned k : g2_sizes)
-    sp.add("g2_msm_2_" + std::to_string(k) + "_ms", "G2 MSM 2^" + std::to_string(k), "ms", [k] { return msm_ms<G2>(k); });
+    sp.add("g2_msm_2_" + std::to_string(k) + "_ms", "G2 MSM 2^" + std::to_string(k), "ms",
+           [k] { return msm_ms<G2>(k); });
 
   sp.print(threads);
   return 0;

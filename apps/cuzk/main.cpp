@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
 
   cuzk::cli::SpeedOptions speed;
   auto* s = app.add_subcommand("speed", "Measure field, curve, pairing, NTT and MSM speed (like `openssl speed`)");
-  s->add_option("--threads", speed.threads, "Worker threads (default: all hardware threads)")->check(CLI::Range(1, 4096));
+  s->add_option("--threads", speed.threads, "Worker threads (default: all hardware threads)")
+      ->check(CLI::Range(1, 4096));
   s->add_flag("--json", speed.json, "Print one JSON object instead of a table");
   s->add_flag("--full", speed.full, "Also run the large sizes (G1 MSM 2^22, G2 MSM 2^18 and 2^20, NTT 2^24)");
   s->add_flag("--quick", speed.quick, "Small sizes only (seconds; for smoke tests)");

@@ -6,10 +6,16 @@ namespace cuzk::ec {
 
 namespace {
 
-Fq fq(const char* hex) { return Fq::from_hex(hex).value(); }
+Fq fq(const char* hex) {
+  return Fq::from_hex(hex).value();
+}
 
-G1 mul_by_x_abs(const G1& p) { return p.mul_u64(BLS_X_ABS); }
-G2 mul_by_x_abs(const G2& p) { return p.mul_u64(BLS_X_ABS); }
+G1 mul_by_x_abs(const G1& p) {
+  return p.mul_u64(BLS_X_ABS);
+}
+G2 mul_by_x_abs(const G2& p) {
+  return p.mul_u64(BLS_X_ABS);
+}
 
 // Multiplication by z = -|z|.
 template <class P>
@@ -19,7 +25,7 @@ P mul_by_z(const P& p) {
 }
 
 struct Endo {
-  Fq beta;         // cube root of unity in Fq such that sigma(P) = [-z^2]P on G1
+  Fq beta;  // cube root of unity in Fq such that sigma(P) = [-z^2]P on G1
   Fq2 psi_x, psi_y;
 };
 
@@ -62,8 +68,9 @@ const Endo& endo() {
 }  // namespace
 
 const G1Affine& g1_generator() {
-  static const G1Affine g(fq("0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"),
-                          fq("0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"));
+  static const G1Affine g(
+      fq("0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"),
+      fq("0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"));
   return g;
 }
 
@@ -95,7 +102,11 @@ bool g2_in_subgroup(const G2Affine& p) {
   return G2(g2_psi(p)) == mul_by_z(G2(p));
 }
 
-bool g1_in_subgroup_by_order(const G1Affine& p) { return G1(p).mul(Fr::MOD).is_identity(); }
-bool g2_in_subgroup_by_order(const G2Affine& p) { return G2(p).mul(Fr::MOD).is_identity(); }
+bool g1_in_subgroup_by_order(const G1Affine& p) {
+  return G1(p).mul(Fr::MOD).is_identity();
+}
+bool g2_in_subgroup_by_order(const G2Affine& p) {
+  return G2(p).mul(Fr::MOD).is_identity();
+}
 
 }  // namespace cuzk::ec

@@ -11,12 +11,16 @@ constexpr uint8_t FLAG_COMPRESSED = 0x80, FLAG_INFINITY = 0x40, FLAG_SORT = 0x20
 constexpr size_t FQ_BYTES = 48;
 
 // Coordinate codecs per field, so that the G1 and G2 paths share one implementation.
-void put_be(const Fq& a, uint8_t* out) { a.to_bytes_be(std::span<uint8_t>(out, FQ_BYTES)); }
+void put_be(const Fq& a, uint8_t* out) {
+  a.to_bytes_be(std::span<uint8_t>(out, FQ_BYTES));
+}
 void put_be(const Fq2& a, uint8_t* out) {
   put_be(a.c1, out);
   put_be(a.c0, out + FQ_BYTES);
 }
-Result<Fq> get_be(const uint8_t* in, Fq*) { return Fq::from_bytes_be(std::span<const uint8_t>(in, FQ_BYTES)); }
+Result<Fq> get_be(const uint8_t* in, Fq*) {
+  return Fq::from_bytes_be(std::span<const uint8_t>(in, FQ_BYTES));
+}
 Result<Fq2> get_be(const uint8_t* in, Fq2*) {
   auto c1 = get_be(in, static_cast<Fq*>(nullptr));
   if (!c1) return make_error(c1.error() + " (c1)");
@@ -46,8 +50,12 @@ Result<Fq2> get_mont_le(const uint8_t* in, Fq2*) {
   return Fq2(*c0, *c1);
 }
 
-bool in_subgroup(const G1Affine& p) { return g1_in_subgroup(p); }
-bool in_subgroup(const G2Affine& p) { return g2_in_subgroup(p); }
+bool in_subgroup(const G1Affine& p) {
+  return g1_in_subgroup(p);
+}
+bool in_subgroup(const G2Affine& p) {
+  return g2_in_subgroup(p);
+}
 
 template <class C>
 Result<Affine<C>> validate(Affine<C> p, SubgroupCheck check) {
@@ -96,7 +104,8 @@ Result<Affine<C>> from_zcash(std::span<const uint8_t> b, bool compressed, Subgro
       return make_error(what + " point: infinity flag set but coordinates are not zero");
     return Affine<C>();
   }
-  if (!compressed && (flags & FLAG_SORT)) return make_error(what + " point: sort flag (0x20) set on an uncompressed point");
+  if (!compressed && (flags & FLAG_SORT))
+    return make_error(what + " point: sort flag (0x20) set on an uncompressed point");
   auto x = get_be(buf.data(), static_cast<F*>(nullptr));
   if (!x) return make_error(what + " point: x " + x.error());
   if (!compressed) {
@@ -136,26 +145,38 @@ Result<Affine<C>> from_snarkjs(std::span<const uint8_t> b, size_t len, SubgroupC
 
 }  // namespace
 
-std::array<uint8_t, G1_COMPRESSED> g1_to_compressed(const G1Affine& p) { return to_zcash<G1Config, G1_COMPRESSED>(p, true); }
+std::array<uint8_t, G1_COMPRESSED> g1_to_compressed(const G1Affine& p) {
+  return to_zcash<G1Config, G1_COMPRESSED>(p, true);
+}
 std::array<uint8_t, G1_UNCOMPRESSED> g1_to_uncompressed(const G1Affine& p) {
   return to_zcash<G1Config, G1_UNCOMPRESSED>(p, false);
 }
-std::array<uint8_t, G2_COMPRESSED> g2_to_compressed(const G2Affine& p) { return to_zcash<G2Config, G2_COMPRESSED>(p, true); }
+std::array<uint8_t, G2_COMPRESSED> g2_to_compressed(const G2Affine& p) {
+  return to_zcash<G2Config, G2_COMPRESSED>(p, true);
+}
 std::array<uint8_t, G2_UNCOMPRESSED> g2_to_uncompressed(const G2Affine& p) {
   return to_zcash<G2Config, G2_UNCOMPRESSED>(p, false);
 }
 
-Result<G1Affine> g1_from_compressed(std::span<const uint8_t> b, SubgroupCheck c) { return from_zcash<G1Config>(b, true, c); }
+Result<G1Affine> g1_from_compressed(std::span<const uint8_t> b, SubgroupCheck c) {
+  return from_zcash<G1Config>(b, true, c);
+}
 Result<G1Affine> g1_from_uncompressed(std::span<const uint8_t> b, SubgroupCheck c) {
   return from_zcash<G1Config>(b, false, c);
 }
-Result<G2Affine> g2_from_compressed(std::span<const uint8_t> b, SubgroupCheck c) { return from_zcash<G2Config>(b, true, c); }
+Result<G2Affine> g2_from_compressed(std::span<const uint8_t> b, SubgroupCheck c) {
+  return from_zcash<G2Config>(b, true, c);
+}
 Result<G2Affine> g2_from_uncompressed(std::span<const uint8_t> b, SubgroupCheck c) {
   return from_zcash<G2Config>(b, false, c);
 }
 
-std::array<uint8_t, G1_SNARKJS> g1_to_snarkjs(const G1Affine& p) { return to_snarkjs<G1Config, G1_SNARKJS>(p); }
-std::array<uint8_t, G2_SNARKJS> g2_to_snarkjs(const G2Affine& p) { return to_snarkjs<G2Config, G2_SNARKJS>(p); }
+std::array<uint8_t, G1_SNARKJS> g1_to_snarkjs(const G1Affine& p) {
+  return to_snarkjs<G1Config, G1_SNARKJS>(p);
+}
+std::array<uint8_t, G2_SNARKJS> g2_to_snarkjs(const G2Affine& p) {
+  return to_snarkjs<G2Config, G2_SNARKJS>(p);
+}
 Result<G1Affine> g1_from_snarkjs(std::span<const uint8_t> b, SubgroupCheck c) {
   return from_snarkjs<G1Config>(b, G1_SNARKJS, c);
 }

@@ -16,7 +16,9 @@ struct G2Homogeneous {
   Fq2 x, y, z;
 };
 
-Fq2 half(const Fq2& a) { return Fq2(a.c0.half(), a.c1.half()); }
+Fq2 half(const Fq2& a) {
+  return Fq2(a.c0.half(), a.c1.half());
+}
 
 // 3 b' = 12 (1 + u): multiplication by xi, then by 12 with additions.
 Fq2 mul_by_3b(const Fq2& a) {
@@ -181,14 +183,16 @@ Fq12 final_exponentiation(const Fq12& f) {
   Fq12 t = f.conjugate() * f.inverse();
   t = t.frobenius(2) * t;
   // Hard part: t^((z - 1)^2 (z + q) (z^2 + q^2 - 1) + 3) = t^(3 (q^4 - q^2 + 1)/r).
-  const Fq12 a = cyclotomic_exp_by_z(t) * t.conjugate();  // t^(z - 1)
-  const Fq12 b = cyclotomic_exp_by_z(a) * a.conjugate();  // t^((z - 1)^2)
-  const Fq12 c = cyclotomic_exp_by_z(b) * b.frobenius(1);  // b^(z + q)
+  const Fq12 a = cyclotomic_exp_by_z(t) * t.conjugate();                                        // t^(z - 1)
+  const Fq12 b = cyclotomic_exp_by_z(a) * a.conjugate();                                        // t^((z - 1)^2)
+  const Fq12 c = cyclotomic_exp_by_z(b) * b.frobenius(1);                                       // b^(z + q)
   const Fq12 d = cyclotomic_exp_by_z(cyclotomic_exp_by_z(c)) * c.frobenius(2) * c.conjugate();  // c^(z^2 + q^2 - 1)
   return d * t.cyclotomic_square() * t;
 }
 
-Fq12 pairing(const G1Affine& p, const G2Affine& q) { return final_exponentiation(miller_loop(p, q)); }
+Fq12 pairing(const G1Affine& p, const G2Affine& q) {
+  return final_exponentiation(miller_loop(p, q));
+}
 
 Fq12 multi_pairing(std::span<const std::pair<G1Affine, G2Affine>> terms) {
   return final_exponentiation(multi_miller_loop(terms));

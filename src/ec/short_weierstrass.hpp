@@ -197,8 +197,10 @@ Jacobian<C> Jacobian<C>::mul(const ff::Limbs<M>& k) const {
   for (size_t i = digits.size(); i-- > 0;) {
     r = r.dbl();
     int d = digits[i];
-    if (d > 0) r += table[d / 2];
-    else if (d < 0) r += -table[(-d) / 2];
+    if (d > 0)
+      r += table[d / 2];
+    else if (d < 0)
+      r += -table[(-d) / 2];
   }
   return r;
 }

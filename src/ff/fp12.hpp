@@ -97,8 +97,8 @@ class Fp12 {
       r1 = (a + b).square() - a2 - b2;
     };
     F2 a0, a1, b0, b1, cc0, cc1;
-    fp4_square(c0.c0, c1.c1, a0, a1);  // A^2
-    fp4_square(c1.c0, c0.c2, b0, b1);  // B^2
+    fp4_square(c0.c0, c1.c1, a0, a1);    // A^2
+    fp4_square(c1.c0, c0.c2, b0, b1);    // B^2
     fp4_square(c0.c1, c1.c2, cc0, cc1);  // C^2
     Fp12 r;
     // A' = 3A^2 - 2 conj(A)
@@ -128,9 +128,9 @@ class Fp12 {
     const F2 b0s = x.b0.square(), b1s = x.b1.square(), c0s = x.c0.square(), c1s = x.c1.square();
     const F2 b01 = (x.b0 + x.b1).square() - b0s - b1s;  // 2 b0 b1
     const F2 c01 = (x.c0 + x.c1).square() - c0s - c1s;  // 2 c0 c1
-    const F2 sc0 = c01.mul_by_xi();                      // s C^2 = xi (2 c0 c1) + (c0^2 + xi c1^2) s
+    const F2 sc0 = c01.mul_by_xi();                     // s C^2 = xi (2 c0 c1) + (c0^2 + xi c1^2) s
     const F2 sc1 = c1s.mul_by_xi() + c0s;
-    const F2 bb0 = b1s.mul_by_xi() + b0s;                // B^2 = (b0^2 + xi b1^2) + 2 b0 b1 s
+    const F2 bb0 = b1s.mul_by_xi() + b0s;  // B^2 = (b0^2 + xi b1^2) + 2 b0 b1 s
     Compressed r;
     r.b0 = (sc0 + x.b0).dbl() + sc0;  // B' = 3 s C^2 + 2 conj(B)
     r.b1 = (sc1 - x.b1).dbl() + sc1;

@@ -79,9 +79,7 @@ class Fp6 {
 
   constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero() && c2.is_zero(); }
   constexpr bool is_one() const { return c0.is_one() && c1.is_zero() && c2.is_zero(); }
-  friend constexpr bool operator==(const Fp6& a, const Fp6& b) {
-    return a.c0 == b.c0 && a.c1 == b.c1 && a.c2 == b.c2;
-  }
+  friend constexpr bool operator==(const Fp6& a, const Fp6& b) { return a.c0 == b.c0 && a.c1 == b.c1 && a.c2 == b.c2; }
 
   friend constexpr Fp6 operator+(const Fp6& a, const Fp6& b) { return Fp6(a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2); }
   friend constexpr Fp6 operator-(const Fp6& a, const Fp6& b) { return Fp6(a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2); }

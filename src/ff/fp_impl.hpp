@@ -72,10 +72,14 @@ Result<Fp<P>> Fp<P>::from_hex(std::string_view s) {
   for (size_t k = s.size(); k-- > 0;) {
     char ch = s[k];
     uint64_t d;
-    if (ch >= '0' && ch <= '9') d = static_cast<uint64_t>(ch - '0');
-    else if (ch >= 'a' && ch <= 'f') d = static_cast<uint64_t>(ch - 'a' + 10);
-    else if (ch >= 'A' && ch <= 'F') d = static_cast<uint64_t>(ch - 'A' + 10);
-    else return make_error(std::string(P::NAME) + ": invalid hex digit '" + ch + "'");
+    if (ch >= '0' && ch <= '9')
+      d = static_cast<uint64_t>(ch - '0');
+    else if (ch >= 'a' && ch <= 'f')
+      d = static_cast<uint64_t>(ch - 'a' + 10);
+    else if (ch >= 'A' && ch <= 'F')
+      d = static_cast<uint64_t>(ch - 'A' + 10);
+    else
+      return make_error(std::string(P::NAME) + ": invalid hex digit '" + ch + "'");
     if (bit / 64 >= N) {
       if (d) return make_error(std::string(P::NAME) + ": hex value does not fit the field");
     } else {
@@ -207,8 +211,8 @@ std::optional<Fp<P>> Fp<P>::sqrt() const {
     }();
     if (legendre() != 1) return std::nullopt;
     Fp w = pow(k.t_minus_1_over_2);
-    Fp x = *this * w;      // a^((T+1)/2)
-    Fp b = x * w;          // a^T
+    Fp x = *this * w;  // a^((T+1)/2)
+    Fp b = x * w;      // a^T
     Fp z = k.z;
     unsigned m = k.s;
     while (!b.is_one()) {

@@ -119,11 +119,16 @@ constexpr Limbs<N> limbs_from_hex(std::string_view s) {
   for (size_t k = s.size(); k-- > 0;) {
     char ch = s[k];
     uint64_t d = 0;
-    if (ch >= '0' && ch <= '9') d = static_cast<uint64_t>(ch - '0');
-    else if (ch >= 'a' && ch <= 'f') d = static_cast<uint64_t>(ch - 'a' + 10);
-    else if (ch >= 'A' && ch <= 'F') d = static_cast<uint64_t>(ch - 'A' + 10);
-    else if (ch == '_') continue;
-    else throw "invalid hex digit in constant";
+    if (ch >= '0' && ch <= '9')
+      d = static_cast<uint64_t>(ch - '0');
+    else if (ch >= 'a' && ch <= 'f')
+      d = static_cast<uint64_t>(ch - 'a' + 10);
+    else if (ch >= 'A' && ch <= 'F')
+      d = static_cast<uint64_t>(ch - 'A' + 10);
+    else if (ch == '_')
+      continue;
+    else
+      throw "invalid hex digit in constant";
     if (bit / 64 >= N) {
       if (d != 0) throw "hex constant too wide";
     } else {

@@ -43,31 +43,40 @@ namespace cuzk::ff::x86 {
 
 // One multiply-accumulate column: (hi:lo) = rdx * src[j]; t_lo += lo on the OF chain, t_hi += hi
 // on the CF chain.
-#define CUZK_X86_MADD(src, j, tl, th)              \
-  "mulxq " #j "*8(%[" #src "]), %[lo], %[hi]\n\t" \
-  "adoxq %[lo], %[" #tl "]\n\t"                    \
+#define CUZK_X86_MADD(src, j, tl, th) \
+  "mulxq " #j "*8(%[" #src            \
+  "]), %[lo], %[hi]\n\t"              \
+  "adoxq %[lo], %[" #tl               \
+  "]\n\t"                             \
   "adcxq %[hi], %[" #th "]\n\t"
 
 // The last column of a product row: the high half goes straight into the new top word, then both
 // chains close into it (neither can carry out, see the bounds above).
-#define CUZK_X86_MADD_TOP(j, tl, top)                  \
-  "mulxq " #j "*8(%[a]), %[lo], %[" #top "]\n\t"      \
-  "adoxq %[lo], %[" #tl "]\n\t"                        \
-  "adcxq %[zero], %[" #top "]\n\t"                     \
+#define CUZK_X86_MADD_TOP(j, tl, top)    \
+  "mulxq " #j "*8(%[a]), %[lo], %[" #top \
+  "]\n\t"                                \
+  "adoxq %[lo], %[" #tl                  \
+  "]\n\t"                                \
+  "adcxq %[zero], %[" #top               \
+  "]\n\t"                                \
   "adoxq %[zero], %[" #top "]\n\t"
 
 // The last column of a reduction row.
-#define CUZK_X86_MADD_REDTOP(j, tl, top)  \
-  "mulxq " #j "*8(%[p]), %[lo], %[hi]\n\t" \
-  "adoxq %[lo], %[" #tl "]\n\t"             \
-  "adcxq %[hi], %[" #top "]\n\t"            \
+#define CUZK_X86_MADD_REDTOP(j, tl, top) \
+  "mulxq " #j                            \
+  "*8(%[p]), %[lo], %[hi]\n\t"           \
+  "adoxq %[lo], %[" #tl                  \
+  "]\n\t"                                \
+  "adcxq %[hi], %[" #top                 \
+  "]\n\t"                                \
   "adoxq %[zero], %[" #top "]\n\t"
 
 // rdx = m = T0 * inv mod 2^64, the multiplier that makes t + m*p divisible by 2^64; then clear
 // both flags for the reduction row's chains.
-#define CUZK_X86_M(T0)         \
-  "movq %[" #T0 "], %%rdx\n\t" \
-  "imulq %[inv], %%rdx\n\t"     \
+#define CUZK_X86_M(T0)      \
+  "movq %[" #T0             \
+  "], %%rdx\n\t"            \
+  "imulq %[inv], %%rdx\n\t" \
   "xorl %k[lo], %k[lo]\n\t"
 
 // ---------------------------------------------------------------------------------------------
@@ -83,39 +92,40 @@ namespace cuzk::ff::x86 {
   CUZK_X86_MADD_REDTOP(3, T3, T4)
 
 // First row: t = a*b[0] (t starts at zero, so one plain add chain), then reduce.
-#define CUZK_X86_FIRST4(T0, T1, T2, T3, T4)     \
-  "movq 0(%[b]), %%rdx\n\t"                    \
-  "mulxq 0(%[a]), %[" #T0 "], %[" #T1 "]\n\t"  \
-  "mulxq 8(%[a]), %[lo], %[" #T2 "]\n\t"       \
-  "addq %[lo], %[" #T1 "]\n\t"                 \
-  "mulxq 16(%[a]), %[lo], %[" #T3 "]\n\t"      \
-  "adcq %[lo], %[" #T2 "]\n\t"                 \
-  "mulxq 24(%[a]), %[lo], %[" #T4 "]\n\t"      \
-  "adcq %[lo], %[" #T3 "]\n\t"                 \
-  "adcq $0, %[" #T4 "]\n\t"                    \
-  CUZK_X86_REDUCE4(T0, T1, T2, T3, T4)
+#define CUZK_X86_FIRST4(T0, T1, T2, T3, T4) \
+  "movq 0(%[b]), %%rdx\n\t"                 \
+  "mulxq 0(%[a]), %[" #T0 "], %[" #T1       \
+  "]\n\t"                                   \
+  "mulxq 8(%[a]), %[lo], %[" #T2            \
+  "]\n\t"                                   \
+  "addq %[lo], %[" #T1                      \
+  "]\n\t"                                   \
+  "mulxq 16(%[a]), %[lo], %[" #T3           \
+  "]\n\t"                                   \
+  "adcq %[lo], %[" #T2                      \
+  "]\n\t"                                   \
+  "mulxq 24(%[a]), %[lo], %[" #T4           \
+  "]\n\t"                                   \
+  "adcq %[lo], %[" #T3                      \
+  "]\n\t"                                   \
+  "adcq $0, %[" #T4 "]\n\t" CUZK_X86_REDUCE4(T0, T1, T2, T3, T4)
 
 // Row i >= 1: t(T0..T3) += a*b[i] with T4 the new top word, then reduce. The xor clears both
 // flags (see the top on why).
-#define CUZK_X86_ROW4(i, T0, T1, T2, T3, T4) \
-  "movq " #i "*8(%[b]), %%rdx\n\t"           \
-  "xorl %k[lo], %k[lo]\n\t"                  \
-  CUZK_X86_MADD(a, 0, T0, T1)                \
-  CUZK_X86_MADD(a, 1, T1, T2)                \
-  CUZK_X86_MADD(a, 2, T2, T3)                \
-  CUZK_X86_MADD_TOP(3, T3, T4)               \
-  CUZK_X86_REDUCE4(T0, T1, T2, T3, T4)
+#define CUZK_X86_ROW4(i, T0, T1, T2, T3, T4)                                                                    \
+  "movq " #i                                                                                                    \
+  "*8(%[b]), %%rdx\n\t"                                                                                         \
+  "xorl %k[lo], %k[lo]\n\t" CUZK_X86_MADD(a, 0, T0, T1) CUZK_X86_MADD(a, 1, T1, T2) CUZK_X86_MADD(a, 2, T2, T3) \
+      CUZK_X86_MADD_TOP(3, T3, T4) CUZK_X86_REDUCE4(T0, T1, T2, T3, T4)
 
 // Reduction row for squaring: like CUZK_X86_REDUCE4, but the top word T4 starts at zero (its xor
 // also clears the flags that imul set).
-#define CUZK_X86_REDUCE4Z(T0, T1, T2, T3, T4) \
-  "movq %[" #T0 "], %%rdx\n\t"                \
-  "imulq %[inv], %%rdx\n\t"                   \
-  "xorl %k[" #T4 "], %k[" #T4 "]\n\t"         \
-  CUZK_X86_MADD(p, 0, T0, T1)                 \
-  CUZK_X86_MADD(p, 1, T1, T2)                 \
-  CUZK_X86_MADD(p, 2, T2, T3)                 \
-  CUZK_X86_MADD_REDTOP(3, T3, T4)
+#define CUZK_X86_REDUCE4Z(T0, T1, T2, T3, T4)                                                 \
+  "movq %[" #T0                                                                               \
+  "], %%rdx\n\t"                                                                              \
+  "imulq %[inv], %%rdx\n\t"                                                                   \
+  "xorl %k[" #T4 "], %k[" #T4 "]\n\t" CUZK_X86_MADD(p, 0, T0, T1) CUZK_X86_MADD(p, 1, T1, T2) \
+      CUZK_X86_MADD(p, 2, T2, T3) CUZK_X86_MADD_REDTOP(3, T3, T4)
 
 // ---------------------------------------------------------------------------------------------
 // N = 6
@@ -131,31 +141,37 @@ namespace cuzk::ff::x86 {
   CUZK_X86_MADD_REDTOP(5, T5, T6)
 
 #define CUZK_X86_FIRST6(T0, T1, T2, T3, T4, T5, T6) \
-  "movq 0(%[b]), %%rdx\n\t"                        \
-  "mulxq 0(%[a]), %[" #T0 "], %[" #T1 "]\n\t"      \
-  "mulxq 8(%[a]), %[lo], %[" #T2 "]\n\t"           \
-  "addq %[lo], %[" #T1 "]\n\t"                     \
-  "mulxq 16(%[a]), %[lo], %[" #T3 "]\n\t"          \
-  "adcq %[lo], %[" #T2 "]\n\t"                     \
-  "mulxq 24(%[a]), %[lo], %[" #T4 "]\n\t"          \
-  "adcq %[lo], %[" #T3 "]\n\t"                     \
-  "mulxq 32(%[a]), %[lo], %[" #T5 "]\n\t"          \
-  "adcq %[lo], %[" #T4 "]\n\t"                     \
-  "mulxq 40(%[a]), %[lo], %[" #T6 "]\n\t"          \
-  "adcq %[lo], %[" #T5 "]\n\t"                     \
-  "adcq $0, %[" #T6 "]\n\t"                        \
-  CUZK_X86_REDUCE6(T0, T1, T2, T3, T4, T5, T6)
+  "movq 0(%[b]), %%rdx\n\t"                         \
+  "mulxq 0(%[a]), %[" #T0 "], %[" #T1               \
+  "]\n\t"                                           \
+  "mulxq 8(%[a]), %[lo], %[" #T2                    \
+  "]\n\t"                                           \
+  "addq %[lo], %[" #T1                              \
+  "]\n\t"                                           \
+  "mulxq 16(%[a]), %[lo], %[" #T3                   \
+  "]\n\t"                                           \
+  "adcq %[lo], %[" #T2                              \
+  "]\n\t"                                           \
+  "mulxq 24(%[a]), %[lo], %[" #T4                   \
+  "]\n\t"                                           \
+  "adcq %[lo], %[" #T3                              \
+  "]\n\t"                                           \
+  "mulxq 32(%[a]), %[lo], %[" #T5                   \
+  "]\n\t"                                           \
+  "adcq %[lo], %[" #T4                              \
+  "]\n\t"                                           \
+  "mulxq 40(%[a]), %[lo], %[" #T6                   \
+  "]\n\t"                                           \
+  "adcq %[lo], %[" #T5                              \
+  "]\n\t"                                           \
+  "adcq $0, %[" #T6 "]\n\t" CUZK_X86_REDUCE6(T0, T1, T2, T3, T4, T5, T6)
 
-#define CUZK_X86_ROW6(i, T0, T1, T2, T3, T4, T5, T6) \
-  "movq " #i "*8(%[b]), %%rdx\n\t"                   \
-  "xorl %k[lo], %k[lo]\n\t"                          \
-  CUZK_X86_MADD(a, 0, T0, T1)                        \
-  CUZK_X86_MADD(a, 1, T1, T2)                        \
-  CUZK_X86_MADD(a, 2, T2, T3)                        \
-  CUZK_X86_MADD(a, 3, T3, T4)                        \
-  CUZK_X86_MADD(a, 4, T4, T5)                        \
-  CUZK_X86_MADD_TOP(5, T5, T6)                       \
-  CUZK_X86_REDUCE6(T0, T1, T2, T3, T4, T5, T6)
+#define CUZK_X86_ROW6(i, T0, T1, T2, T3, T4, T5, T6)                                                            \
+  "movq " #i                                                                                                    \
+  "*8(%[b]), %%rdx\n\t"                                                                                         \
+  "xorl %k[lo], %k[lo]\n\t" CUZK_X86_MADD(a, 0, T0, T1) CUZK_X86_MADD(a, 1, T1, T2) CUZK_X86_MADD(a, 2, T2, T3) \
+      CUZK_X86_MADD(a, 3, T3, T4) CUZK_X86_MADD(a, 4, T4, T5) CUZK_X86_MADD_TOP(5, T5, T6)                      \
+          CUZK_X86_REDUCE6(T0, T1, T2, T3, T4, T5, T6)
 
 namespace detail {
 
@@ -165,8 +181,8 @@ namespace detail {
 __attribute__((visibility("hidden"))) inline constexpr uint64_t kZero = 0;
 
 // r = t - p if t >= p else t, for t < 2p held in registers; stores into r.
-__attribute__((always_inline)) inline void final_sub4(uint64_t* r, uint64_t t0, uint64_t t1, uint64_t t2,
-                                                      uint64_t t3, const uint64_t* p) {
+__attribute__((always_inline)) inline void final_sub4(uint64_t* r, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3,
+                                                      const uint64_t* p) {
   uint64_t s0, s1, s2, s3;
   __asm__(
       "movq %[t0], %[s0]\n\t"
@@ -191,8 +207,8 @@ __attribute__((always_inline)) inline void final_sub4(uint64_t* r, uint64_t t0, 
   r[3] = t3;
 }
 
-__attribute__((always_inline)) inline void final_sub6(uint64_t* r, uint64_t t0, uint64_t t1, uint64_t t2,
-                                                      uint64_t t3, uint64_t t4, uint64_t t5, const uint64_t* p) {
+__attribute__((always_inline)) inline void final_sub6(uint64_t* r, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3,
+                                                      uint64_t t4, uint64_t t5, const uint64_t* p) {
   uint64_t s0, s1, s2, s3, s4, s5;
   __asm__(
       "movq %[t0], %[s0]\n\t"
@@ -228,38 +244,35 @@ __attribute__((always_inline)) inline void final_sub6(uint64_t* r, uint64_t t0, 
 __attribute__((always_inline)) inline void mont_mul4(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                                      const uint64_t* p, uint64_t inv) {
   uint64_t t0, t1, t2, t3, t4, lo, hi, rdx;
-  __asm__(
-      CUZK_X86_FIRST4(t0, t1, t2, t3, t4)   //
-      CUZK_X86_ROW4(1, t1, t2, t3, t4, t0)  //
-      CUZK_X86_ROW4(2, t2, t3, t4, t0, t1)  //
-      CUZK_X86_ROW4(3, t3, t4, t0, t1, t2)  // result (< 2p): t4, t0, t1, t2
-      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),  //
-        [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "rm"(inv), [zero] "m"(detail::kZero)
-      : "cc", "memory");
+  __asm__(CUZK_X86_FIRST4(t0, t1, t2, t3, t4)   //
+          CUZK_X86_ROW4(1, t1, t2, t3, t4, t0)  //
+          CUZK_X86_ROW4(2, t2, t3, t4, t0, t1)  //
+          CUZK_X86_ROW4(3, t3, t4, t0, t1, t2)  // result (< 2p): t4, t0, t1, t2
+          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),  //
+            [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
+          : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "rm"(inv), [zero] "m"(detail::kZero)
+          : "cc", "memory");
   final_sub4(r, t4, t0, t1, t2, p);
 }
 
 __attribute__((always_inline)) inline void mont_mul6(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                                      const uint64_t* p, uint64_t inv) {
   uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
-  __asm__(
-      CUZK_X86_FIRST6(t0, t1, t2, t3, t4, t5, t6)   //
-      CUZK_X86_ROW6(1, t1, t2, t3, t4, t5, t6, t0)  //
-      CUZK_X86_ROW6(2, t2, t3, t4, t5, t6, t0, t1)  //
-      CUZK_X86_ROW6(3, t3, t4, t5, t6, t0, t1, t2)  //
-      CUZK_X86_ROW6(4, t4, t5, t6, t0, t1, t2, t3)  //
-      CUZK_X86_ROW6(5, t5, t6, t0, t1, t2, t3, t4)  // result (< 2p): t6, t0, t1, t2, t3, t4
-      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-        [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "rm"(inv), [zero] "m"(detail::kZero)
-      : "cc", "memory");
+  __asm__(CUZK_X86_FIRST6(t0, t1, t2, t3, t4, t5, t6)   //
+          CUZK_X86_ROW6(1, t1, t2, t3, t4, t5, t6, t0)  //
+          CUZK_X86_ROW6(2, t2, t3, t4, t5, t6, t0, t1)  //
+          CUZK_X86_ROW6(3, t3, t4, t5, t6, t0, t1, t2)  //
+          CUZK_X86_ROW6(4, t4, t5, t6, t0, t1, t2, t3)  //
+          CUZK_X86_ROW6(5, t5, t6, t0, t1, t2, t3, t4)  // result (< 2p): t6, t0, t1, t2, t3, t4
+          : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+            [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
+          : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "rm"(inv), [zero] "m"(detail::kZero)
+          : "cc", "memory");
   final_sub6(r, t6, t0, t1, t2, t3, t4, p);
 }
 
 // a^2 for N=4: the 8-word square, then REDC of its low half plus its high half (see the top).
-__attribute__((always_inline)) inline void mont_sqr4(uint64_t* r, const uint64_t* a, const uint64_t* p,
-                                                     uint64_t inv) {
+__attribute__((always_inline)) inline void mont_sqr4(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv) {
   uint64_t w0, w1, w2, w3, w4, w5, w6, w7, lo, hi, rdx;
   // x holds the address of a while the square is formed, then serves as the fifth word of the
   // reduction window (a register of its own would be the 15th).
@@ -311,17 +324,17 @@ __attribute__((always_inline)) inline void mont_sqr4(uint64_t* r, const uint64_t
       "adcxq %[w7], %[w7]\n\t"
       "adoxq %[hi], %[w7]\n\t"
       // Montgomery-reduce the low half: t = (w0..w3 + m*p)/2^64 four times.
-      CUZK_X86_REDUCE4Z(w0, w1, w2, w3, x)   //
-      CUZK_X86_REDUCE4Z(w1, w2, w3, x, w0)   //
-      CUZK_X86_REDUCE4Z(w2, w3, x, w0, w1)   //
-      CUZK_X86_REDUCE4Z(w3, x, w0, w1, w2)   // (x, w0, w1, w2) <= p
+      CUZK_X86_REDUCE4Z(w0, w1, w2, w3, x)  //
+      CUZK_X86_REDUCE4Z(w1, w2, w3, x, w0)  //
+      CUZK_X86_REDUCE4Z(w2, w3, x, w0, w1)  //
+      CUZK_X86_REDUCE4Z(w3, x, w0, w1, w2)  // (x, w0, w1, w2) <= p
       // Add the high half (< p): the sum is < 2p.
       "addq %[w4], %[x]\n\t"
       "adcq %[w5], %[w0]\n\t"
       "adcq %[w6], %[w1]\n\t"
       "adcq %[w7], %[w2]\n\t"
-      : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4), [w5] "=&r"(w5),
-        [w6] "=&r"(w6), [w7] "=&r"(w7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [x] "+&r"(x)
+      : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4), [w5] "=&r"(w5), [w6] "=&r"(w6),
+        [w7] "=&r"(w7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [x] "+&r"(x)
       : [p] "r"(p), [inv] "rm"(inv), [zero] "m"(kZero)
       : "cc", "memory");
   final_sub4(r, x, w0, w1, w2, p);
@@ -355,8 +368,7 @@ __attribute__((always_inline)) inline void mont_mul(uint64_t* r, const uint64_t*
 
 // r = a^2 * 2^(-64N) mod p.
 template <size_t N>
-__attribute__((always_inline)) inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p,
-                                                    uint64_t inv) {
+__attribute__((always_inline)) inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv) {
   if constexpr (N == 4) {
     detail::mont_sqr4(r, a, p, inv);
   } else {

@@ -50,12 +50,12 @@ namespace {
 
 using detail::add_to;
 using detail::DomainPlan;
-using detail::local_buffer;
-using detail::Scaling;
-using detail::SubPlan;
 using detail::limbs;
+using detail::local_buffer;
 using detail::mul_to;
+using detail::Scaling;
 using detail::sub_to;
+using detail::SubPlan;
 
 // Domains up to this size are transformed in place without the four-step decomposition.
 constexpr unsigned kDirectMaxLog = 12;
@@ -86,7 +86,9 @@ void fill_powers(Fr* out, size_t count, const Fr& base, const Fr& start) {
   }
 }
 
-unsigned log2_exact(size_t n) { return static_cast<unsigned>(__builtin_ctzll(n)); }
+unsigned log2_exact(size_t n) {
+  return static_cast<unsigned>(__builtin_ctzll(n));
+}
 
 }  // namespace
 
@@ -110,8 +112,7 @@ FourStepScales::FourStepScales(const DomainPlan& p, const Scaling& sc)
   }
 }
 
-SubPlan::SubPlan(unsigned lg, const Fr& w, const Fr& w_inv, bool with_ifma)
-    : m(size_t{1} << lg), log_m(lg) {
+SubPlan::SubPlan(unsigned lg, const Fr& w, const Fr& w_inv, bool with_ifma) : m(size_t{1} << lg), log_m(lg) {
   const size_t half = m / 2;
   const Fr roots[2] = {w, w_inv};
   std::vector<Fr> pw(half);
@@ -268,14 +269,12 @@ void pass2_block(Fr* x, const Fr* s, size_t c0, const DomainPlan& p, int dir, co
 }
 
 template <size_t B>
-void run_pass1(const Fr* x, Fr* s, const DomainPlan& p, int dir, const detail::FourStepScales& fs,
-               ThreadPool& pool) {
+void run_pass1(const Fr* x, Fr* s, const DomainPlan& p, int dir, const detail::FourStepScales& fs, ThreadPool& pool) {
   pool.parallel_for(p.n2 / B, [&](size_t blk) { pass1_block<B>(x, s, blk * B, p, dir, fs); });
 }
 
 template <size_t B>
-void run_pass2(Fr* x, const Fr* s, const DomainPlan& p, int dir, const detail::FourStepScales& fs,
-               ThreadPool& pool) {
+void run_pass2(Fr* x, const Fr* s, const DomainPlan& p, int dir, const detail::FourStepScales& fs, ThreadPool& pool) {
   pool.parallel_for(p.n1 / B, [&](size_t blk) { pass2_block<B>(x, s, blk * B, p, dir, fs); });
 }
 
@@ -342,7 +341,9 @@ void transform(std::span<Fr> a, const DomainPlan& p, int dir, const Scaling& sc,
 
 }  // namespace
 
-Fr multiplicative_generator(RootConvention conv) { return Fr::from_u64(conv == RootConvention::Zcash ? 7 : 5); }
+Fr multiplicative_generator(RootConvention conv) {
+  return Fr::from_u64(conv == RootConvention::Zcash ? 7 : 5);
+}
 
 Fr root_of_unity(unsigned log_n, RootConvention conv) {
   if (log_n > kFrTwoAdicity) {
@@ -355,10 +356,16 @@ Fr root_of_unity(unsigned log_n, RootConvention conv) {
   return w;
 }
 
-void set_simd_enabled(bool enabled) { g_simd_enabled.store(enabled); }
-bool simd_active() { return g_simd_enabled.load() && detail::ifma_cpu_supported(); }
+void set_simd_enabled(bool enabled) {
+  g_simd_enabled.store(enabled);
+}
+bool simd_active() {
+  return g_simd_enabled.load() && detail::ifma_cpu_supported();
+}
 
-const char* to_string(RootConvention conv) { return conv == RootConvention::Zcash ? "zcash" : "snarkjs"; }
+const char* to_string(RootConvention conv) {
+  return conv == RootConvention::Zcash ? "zcash" : "snarkjs";
+}
 
 size_t Domain::size_for(size_t m) {
   size_t n = 2;
@@ -407,8 +414,7 @@ Result<Domain> Domain::create(size_t n, RootConvention conv) {
     const Fr w2 = p->omega.pow(static_cast<uint64_t>(p->n1));
     p->ifma = ifma;
     p->sub1 = std::make_shared<SubPlan>(p->log_n1, w1, w1.inverse(), p->ifma);
-    p->sub2 = p->log_n2 == p->log_n1 ? p->sub1
-                                     : std::make_shared<SubPlan>(p->log_n2, w2, w2.inverse(), p->ifma);
+    p->sub2 = p->log_n2 == p->log_n1 ? p->sub1 : std::make_shared<SubPlan>(p->log_n2, w2, w2.inverse(), p->ifma);
     for (int dir = 0; dir < 2; ++dir) {
       p->col_base[dir].resize(p->n2);
       fill_powers(p->col_base[dir].data(), p->n2, dir == 0 ? p->omega : p->omega_inv, Fr::one());
@@ -425,15 +431,33 @@ Result<Domain> Domain::create(size_t n, RootConvention conv) {
   return Domain(std::move(p));
 }
 
-size_t Domain::size() const { return plan_->n; }
-unsigned Domain::log_size() const { return plan_->log_n; }
-const Fr& Domain::omega() const { return plan_->omega; }
-const Fr& Domain::omega_inv() const { return plan_->omega_inv; }
-const Fr& Domain::size_inv() const { return plan_->n_inv; }
-const Fr& Domain::generator() const { return plan_->gen; }
-RootConvention Domain::convention() const { return plan_->conv; }
-Fr Domain::default_coset_shift() const { return plan_->default_shift; }
-Fr Domain::element(size_t i) const { return plan_->omega.pow(static_cast<uint64_t>(i & (plan_->n - 1))); }
+size_t Domain::size() const {
+  return plan_->n;
+}
+unsigned Domain::log_size() const {
+  return plan_->log_n;
+}
+const Fr& Domain::omega() const {
+  return plan_->omega;
+}
+const Fr& Domain::omega_inv() const {
+  return plan_->omega_inv;
+}
+const Fr& Domain::size_inv() const {
+  return plan_->n_inv;
+}
+const Fr& Domain::generator() const {
+  return plan_->gen;
+}
+RootConvention Domain::convention() const {
+  return plan_->conv;
+}
+Fr Domain::default_coset_shift() const {
+  return plan_->default_shift;
+}
+Fr Domain::element(size_t i) const {
+  return plan_->omega.pow(static_cast<uint64_t>(i & (plan_->n - 1)));
+}
 
 void Domain::check_span(std::span<Fr> a, const char* what) const {
   if (a.size() != plan_->n) {
@@ -473,12 +497,22 @@ void Domain::coset_ifft(std::span<Fr> a, const Fr& shift, ThreadPool& pool) cons
   transform(a, *plan_, 1, sc, pool);
 }
 
-void Domain::coset_fft(std::span<Fr> a, ThreadPool& pool) const { coset_fft(a, plan_->default_shift, pool); }
-void Domain::coset_ifft(std::span<Fr> a, ThreadPool& pool) const { coset_ifft(a, plan_->default_shift, pool); }
+void Domain::coset_fft(std::span<Fr> a, ThreadPool& pool) const {
+  coset_fft(a, plan_->default_shift, pool);
+}
+void Domain::coset_ifft(std::span<Fr> a, ThreadPool& pool) const {
+  coset_ifft(a, plan_->default_shift, pool);
+}
 
-Fr Domain::evaluate_vanishing(const Fr& x) const { return x.pow(static_cast<uint64_t>(plan_->n)) - Fr::one(); }
-Fr Domain::z_on_coset(const Fr& shift) const { return evaluate_vanishing(shift); }
-Fr Domain::z_on_coset() const { return evaluate_vanishing(plan_->default_shift); }
+Fr Domain::evaluate_vanishing(const Fr& x) const {
+  return x.pow(static_cast<uint64_t>(plan_->n)) - Fr::one();
+}
+Fr Domain::z_on_coset(const Fr& shift) const {
+  return evaluate_vanishing(shift);
+}
+Fr Domain::z_on_coset() const {
+  return evaluate_vanishing(plan_->default_shift);
+}
 
 void Domain::release_scratch() const {
   std::lock_guard lk(plan_->scratch_mu);

@@ -23,13 +23,16 @@ namespace cuzk::poly::detail {
 
 using ff::Fr;
 
-static_assert(sizeof(Fr) == 4 * sizeof(uint64_t) && std::is_standard_layout_v<Fr> &&
-                  std::is_trivially_copyable_v<Fr>,
+static_assert(sizeof(Fr) == 4 * sizeof(uint64_t) && std::is_standard_layout_v<Fr> && std::is_trivially_copyable_v<Fr>,
               "the NTT kernels address Fr as four little-endian uint64_t Montgomery limbs");
 
 // The limbs of an element in place (Fr's only data member is its limb array).
-inline uint64_t* limbs(Fr* p) { return reinterpret_cast<uint64_t*>(p); }
-inline const uint64_t* limbs(const Fr* p) { return reinterpret_cast<const uint64_t*>(p); }
+inline uint64_t* limbs(Fr* p) {
+  return reinterpret_cast<uint64_t*>(p);
+}
+inline const uint64_t* limbs(const Fr* p) {
+  return reinterpret_cast<const uint64_t*>(p);
+}
 
 // r = a + b mod p, for a, b < p (the sum is < 2p < 2^256 since p has a spare top bit).
 inline void add_to(uint64_t* r, const uint64_t* a, const uint64_t* b) {

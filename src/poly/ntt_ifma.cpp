@@ -62,7 +62,9 @@ struct V5 {
   __m512i l[5];
 };
 
-CUZK_IFMA_INLINE __m512i bc(uint64_t x) { return _mm512_set1_epi64(static_cast<long long>(x)); }
+CUZK_IFMA_INLINE __m512i bc(uint64_t x) {
+  return _mm512_set1_epi64(static_cast<long long>(x));
+}
 
 CUZK_IFMA_INLINE V5 load_row(const uint64_t* p) {
   V5 r;
@@ -243,8 +245,8 @@ CUZK_IFMA_INLINE void transpose_out(__m512i l0, __m512i l1, __m512i l2, __m512i 
 CUZK_IFMA_INLINE V5 load8(const Fr* src) {
   const uint64_t* s = limbs(src);
   __m512i l0, l1, l2, l3;
-  transpose_in(_mm512_loadu_si512(s), _mm512_loadu_si512(s + 8), _mm512_loadu_si512(s + 16),
-               _mm512_loadu_si512(s + 24), l0, l1, l2, l3);
+  transpose_in(_mm512_loadu_si512(s), _mm512_loadu_si512(s + 8), _mm512_loadu_si512(s + 16), _mm512_loadu_si512(s + 24),
+               l0, l1, l2, l3);
   return to52(l0, l1, l2, l3);
 }
 // V5 in [0, p) -> 8 consecutive Fr.
@@ -412,7 +414,9 @@ void ifma_pass2(Fr* x, const Fr* s, const DomainPlan& p, int dir, const FourStep
 #else  // not x86-64 GCC/Clang: no IFMA kernels
 
 namespace cuzk::poly::detail {
-bool ifma_cpu_supported() { return false; }
+bool ifma_cpu_supported() {
+  return false;
+}
 void ifma_pass1(const Fr*, Fr*, const DomainPlan&, int, const FourStepScales&, ThreadPool&) {}
 void ifma_pass2(Fr*, const Fr*, const DomainPlan&, int, const FourStepScales&, ThreadPool&) {}
 }  // namespace cuzk::poly::detail

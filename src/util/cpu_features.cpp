@@ -22,8 +22,8 @@ Features detect() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   // __get_cpuid_count checks that leaf 7 exists before querying it.
   if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
-    f.bmi2 = (ebx >> 8) & 1;   // CPUID.(EAX=7,ECX=0):EBX bit 8
-    f.adx = (ebx >> 19) & 1;   // CPUID.(EAX=7,ECX=0):EBX bit 19
+    f.bmi2 = (ebx >> 8) & 1;  // CPUID.(EAX=7,ECX=0):EBX bit 8
+    f.adx = (ebx >> 19) & 1;  // CPUID.(EAX=7,ECX=0):EBX bit 19
   }
 #endif
   return f;
@@ -44,8 +44,8 @@ void require_cpu_features() {
     if (!f.adx) missing = "ADX";
     if (!f.bmi2) missing += missing.empty() ? "BMI2" : " and BMI2";
     throw std::runtime_error(
-        "this cuzk binary was built with ADX/BMI2 field arithmetic (CUZK_X86_ADX=ON) but this CPU lacks " +
-        missing + "; rebuild with -DCUZK_X86_ADX=OFF");
+        "this cuzk binary was built with ADX/BMI2 field arithmetic (CUZK_X86_ADX=ON) but this CPU lacks " + missing +
+        "; rebuild with -DCUZK_X86_ADX=OFF");
   }
 #endif
 }

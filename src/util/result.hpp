@@ -43,6 +43,8 @@ class [[nodiscard]] Result {
   std::variant<T, Error> v_;
 };
 
-inline Error make_error(std::string msg) { return Error{std::move(msg)}; }
+inline Error make_error(std::string msg) {
+  return Error{std::move(msg)};
+}
 
 }  // namespace cuzk

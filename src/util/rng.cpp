@@ -3,9 +3,9 @@
 #include <sys/random.h>
 
 #include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <string>
-#include <cstring>
 
 namespace cuzk {
 

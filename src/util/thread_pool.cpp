@@ -120,6 +120,8 @@ ThreadPool& ThreadPool::global() {
   return pool;
 }
 
-void ThreadPool::set_global_threads(unsigned threads) { g_requested_threads.store(threads); }
+void ThreadPool::set_global_threads(unsigned threads) {
+  g_requested_threads.store(threads);
+}
 
 }  // namespace cuzk
