@@ -1,7 +1,8 @@
 // MSM benchmarks: G1 2^16 / 2^20 / 2^22 and G2 2^16 / 2^18, random scalars, one thread and the
 // whole machine. Bases come from g1_test_bases/g2_test_bases (cheap to build) and are cached
 // between benchmarks. Environment knobs for tuning: CUZK_MSM_C (window bits), CUZK_MSM_SPLITS,
-// CUZK_MSM_BATCH, CUZK_MSM_JACOBIAN=1.
+// CUZK_MSM_BATCH, CUZK_MSM_JACOBIAN=1, CUZK_MSM_SIMD=0 (scalar Fq bucket additions instead of the
+// AVX-512 IFMA kernel, ec/fq_ifma.hpp).
 //
 //   bench_msm --benchmark_filter='G1/20/threads:1'
 #include <benchmark/benchmark.h>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "ec/fq_ifma.hpp"
 #include "ec/msm.hpp"
 #include "util/rng.hpp"
 
@@ -56,6 +58,7 @@ MsmConfig env_config() {
   if (const char* v = std::getenv("CUZK_MSM_SPLITS")) c.splits = static_cast<unsigned>(std::atoi(v));
   if (const char* v = std::getenv("CUZK_MSM_BATCH")) c.batch = static_cast<unsigned>(std::atoi(v));
   if (const char* v = std::getenv("CUZK_MSM_JACOBIAN")) c.jacobian_buckets = std::atoi(v) != 0;
+  if (const char* v = std::getenv("CUZK_MSM_SIMD")) fq_ifma::set_enabled(std::atoi(v) != 0);
   return c;
 }
 
@@ -77,9 +80,9 @@ void BM_msm(benchmark::State& st) {
   st.counters["threads"] = threads;
   st.counters["c"] = cfg.window_bits ? cfg.window_bits : eff.window_bits;
   st.counters["splits"] = cfg.splits ? cfg.splits : eff.splits;
-  st.counters["ns_per_point"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
+  st.counters["simd"] = fq_ifma::active();
+  st.counters["ns_per_point"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // Arguments: {log2 n, threads (0 = all hardware threads)}.

@@ -64,7 +64,9 @@ std::vector<Fr> random_scalars(size_t n, Rng& rng) {
   return k;
 }
 
-Fr r_minus_1() { return -Fr::one(); }
+Fr r_minus_1() {
+  return -Fr::one();
+}
 
 }  // namespace
 
@@ -116,8 +118,10 @@ TYPED_TEST(MsmTest, ZeroOneHeavyScalars) {
   }
   Jacobian<C> expect;
   for (size_t i = 0; i < n; ++i) {
-    if (k[i].is_one()) expect += Jacobian<C>(bases[i]);
-    else if (!k[i].is_zero()) expect += Jacobian<C>(bases[i]).mul(k[i]);
+    if (k[i].is_one())
+      expect += Jacobian<C>(bases[i]);
+    else if (!k[i].is_zero())
+      expect += Jacobian<C>(bases[i]).mul(k[i]);
   }
   EXPECT_EQ(run<C>(bases, k), expect);
 }
@@ -252,11 +256,15 @@ TYPED_TEST(MsmTest, ThreadCountsAndConfigsAgree) {
   // Forced configurations: window widths (16-bit and 32-bit digits), bucket splits, batch sizes,
   // Jacobian buckets.
   std::vector<MsmConfig> cfgs = {
-      {.window_bits = 3}, {.window_bits = 5, .splits = 3}, {.window_bits = 9, .splits = 8, .batch = 7},
-      {.window_bits = 13, .splits = 2, .batch = 1000}, {.window_bits = 11, .jacobian_buckets = true},
+      {.window_bits = 3},
+      {.window_bits = 5, .splits = 3},
+      {.window_bits = 9, .splits = 8, .batch = 7},
+      {.window_bits = 13, .splits = 2, .batch = 1000},
+      {.window_bits = 11, .jacobian_buckets = true},
       {.window_bits = 12, .splits = 3, .chunk = 1},
       // Top windows with few magnitudes (c = 7: 8, c = 10: 29) get several copies per bucket.
-      {.window_bits = 7, .splits = 2}, {.window_bits = 10, .batch = 64}};
+      {.window_bits = 7, .splits = 2},
+      {.window_bits = 10, .batch = 64}};
   if (std::is_same_v<C, G1Config>) {
     // Wide windows (the bucket reduction dominates at this size; G2 would take seconds).
     cfgs.push_back({.window_bits = 16, .splits = 4});
@@ -315,8 +323,7 @@ TYPED_TEST(MsmTest, CanonicalScalars) {
   kc[6] = r1;
   k[6] = Fr::one();
   kc[7] = {~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}};
-  k[7] = Fr::from_canonical({~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0} >> 2}) *
-             Fr::from_u64(4) +
+  k[7] = Fr::from_canonical({~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0} >> 2}) * Fr::from_u64(4) +
          Fr::from_u64(3);
   EXPECT_EQ(msm_canonical(std::span<const Affine<C>>(bases), kc), run<C>(bases, k));
 }

@@ -9,7 +9,9 @@
 // dynamically (points claimed in chunks, one bucket array per participating thread), so slow or
 // shared cores do not hold the result back. Filecoin-style witnesses are dominated by 0 and 1:
 // scalars equal to 0 are skipped, scalars equal to 1 bypass Pippenger and are summed directly
-// (batched affine sums).
+// (batched affine sums). On CPUs with AVX-512 IFMA the batched additions run 8 at a time in vector
+// registers (ec/fq_ifma.hpp; bit-identical results; CUZK_MSM_SIMD=0 in the environment or
+// fq_ifma::set_enabled(false) forces the scalar code).
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -22,11 +24,11 @@ namespace cuzk::ec {
 
 // Tuning knobs (0 = automatic). Exposed for benchmarks and tuning; callers normally leave them.
 struct MsmConfig {
-  unsigned window_bits = 0;  // c: window width in bits (2..24)
-  unsigned splits = 0;       // bucket ranges per window: jobs = windows * splits
-  unsigned batch = 0;        // batch-affine batch size; ignored for Jacobian buckets
+  unsigned window_bits = 0;       // c: window width in bits (2..24)
+  unsigned splits = 0;            // bucket ranges per window: jobs = windows * splits
+  unsigned batch = 0;             // batch-affine batch size; ignored for Jacobian buckets
   bool jacobian_buckets = false;  // true: Jacobian buckets with mixed additions (the slower baseline)
-  size_t chunk = 0;          // max non-trivial scalars recoded per pass (memory bound); 0 = 2^22
+  size_t chunk = 0;               // max non-trivial scalars recoded per pass (memory bound); 0 = 2^22
 };
 
 struct MsmOptions {
@@ -36,18 +38,16 @@ struct MsmOptions {
   // ignored); the bitmap needs at least ceil(scalars.size()/64) words. nullptr = every scalar has
   // its base (bases.size() == scalars.size()).
   const std::vector<uint64_t>* density = nullptr;  // bit i = word i/64, bit i%64
-  ThreadPool* pool = nullptr;                       // default ThreadPool::global()
-  const MsmConfig* config = nullptr;                // nullptr = msm_default_config
+  ThreadPool* pool = nullptr;                      // default ThreadPool::global()
+  const MsmConfig* config = nullptr;               // nullptr = msm_default_config
 };
 
 // Bases may contain the point at infinity. Size mismatches throw std::invalid_argument.
 G1 msm(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOptions& = {});
 G2 msm(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOptions& = {});
 // Same with canonical (non-Montgomery) little-endian scalars; values >= r are reduced mod r.
-G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> scalars,
-                 const MsmOptions& = {});
-G2 msm_canonical(std::span<const G2Affine> bases, std::span<const ff::Limbs<4>> scalars,
-                 const MsmOptions& = {});
+G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});
+G2 msm_canonical(std::span<const G2Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});
 
 // The configuration msm() picks for `n` scalars that are neither 0 nor 1, on `threads` threads.
 MsmConfig msm_default_config(size_t n, unsigned threads, bool g2);

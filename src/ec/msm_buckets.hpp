@@ -10,15 +10,44 @@
 // point. All edge cases of the affine addition are handled: empty bucket (the point is copied),
 // P == Q (tangent slope), P == -Q (the bucket becomes empty).
 //
+// On CPUs with AVX-512 IFMA the batches (flush() and PairBatch::eval()) run 8 additions per vector
+// instruction (fq_ifma.cpp: radix 2^52, lazy reduction), about 2.4x (G1) and 3x (G2) faster per
+// addition on Zen 4; fq_ifma::set_enabled(false) or CUZK_MSM_SIMD=0 forces the scalar code.
+//
 // JacobianBuckets is the textbook alternative (one mixed Jacobian addition per point), kept for
 // comparison and as a fallback.
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include "ec/fq_ifma.hpp"
 #include "ec/short_weierstrass.hpp"
+#include "ff/bls12_381.hpp"
 
 namespace cuzk::ec::msm_detail {
+
+// Batches of at least this many additions over Fq or Fq2 (G1, G2) go to the AVX-512 IFMA kernel
+// (fq_ifma.hpp) when it is active; smaller ones (and batches with a doubling) stay on the scalar
+// code. The kernel inverts 8 lane products in scalar code, which a handful of additions does not
+// amortize. Both paths compute exact field values, so the buckets hold the same bits either way.
+inline constexpr size_t kIfmaMinBatch = 32;
+
+template <class F>
+inline constexpr bool kIfmaField = std::is_same_v<F, ff::Fq> || std::is_same_v<F, ff::Fq2>;
+
+// The kernel for F: q[i] += +-p[i] on coordinates of 6 (Fq) or 12 (Fq2) words, x then y.
+template <class F>
+inline void ifma_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
+  static_assert(sizeof(F) == (std::is_same_v<F, ff::Fq> ? 6 : 12) * sizeof(uint64_t));
+  if constexpr (std::is_same_v<F, ff::Fq>) {
+    fq_ifma::g1_batch_add(q, p, neg, k);
+  } else {
+    fq_ifma::g2_batch_add(q, p, neg, k);
+  }
+}
 
 template <class C>
 class BatchAffineBuckets {
@@ -96,7 +125,10 @@ class BatchAffineBuckets {
     const size_t m = b1 - b0, L = lanes_;
     if (!overflow_.empty() || m < 64) return reduce_weighted_jacobian(b0, b1, lo);
     lo += b0;
-    const size_t lanes = std::min<size_t>(512, m / 8);
+    // L lanes cost 2m/L inversions and L Jacobian additions at the end (~40 multiplications each,
+    // about 1/5 of an inversion): L = sqrt(8m) balances them (m = 2^12: 181 lanes).
+    const size_t lanes = std::clamp<size_t>(static_cast<size_t>(std::sqrt(8.0 * static_cast<double>(m))), 1,
+                                            std::min<size_t>(512, m / 8));
     const size_t steps = (m + lanes - 1) / lanes;
     std::vector<XY> run(lanes), acc(lanes);
     std::vector<uint8_t> run_st(lanes, kEmpty), acc_st(lanes, kEmpty);
@@ -183,11 +215,29 @@ class BatchAffineBuckets {
       }
       e_[k_] = Item{&dst, &src, dbl};
       den_[k_] = d;
+      has_dbl_ |= dbl;
       ++k_;
     }
     void eval() {
       const size_t k = k_;
       if (k == 0) return;
+      if constexpr (kIfmaField<F>) {
+        if (k >= kIfmaMinBatch && !has_dbl_ && fq_ifma::active()) {
+          // The kernel reads and writes the coordinates as limb arrays, x then y.
+          static_assert(sizeof(XY) == 2 * sizeof(F));
+          qp_.resize(k);
+          pp_.resize(k);
+          neg_.assign(k, 0);
+          for (size_t i = 0; i < k; ++i) {
+            qp_[i] = reinterpret_cast<uint64_t*>(e_[i].dst);
+            pp_[i] = reinterpret_cast<const uint64_t*>(e_[i].src);
+          }
+          ifma_batch_add<F>(qp_.data(), pp_.data(), neg_.data(), k);
+          k_ = 0;
+          return;
+        }
+      }
+      has_dbl_ = false;
       prefix_[0] = den_[0];
       for (size_t i = 1; i < k; ++i) prefix_[i] = prefix_[i - 1] * den_[i];
       F inv = prefix_[k - 1].inverse();
@@ -223,7 +273,22 @@ class BatchAffineBuckets {
     std::vector<Item> e_;
     std::vector<F> den_, prefix_;
     size_t k_ = 0;
+    bool has_dbl_ = false;
+    std::vector<uint64_t*> qp_;  // the IFMA kernel's arguments
+    std::vector<const uint64_t*> pp_;
+    std::vector<uint8_t> neg_;
   };
+
+  // a == b for fully reduced elements, word by word: F's operator== compares std::arrays, which
+  // GCC turns into a memcmp call (6% of the MSM once the additions were vectorized).
+  static bool same(const F& a, const F& b) {
+    static_assert(sizeof(F) % sizeof(uint64_t) == 0 && std::is_trivially_copyable_v<F>);
+    const auto* x = reinterpret_cast<const uint64_t*>(&a);
+    const auto* y = reinterpret_cast<const uint64_t*>(&b);
+    uint64_t d = 0;
+    for (size_t i = 0; i < sizeof(F) / sizeof(uint64_t); ++i) d |= x[i] ^ y[i];
+    return d == 0;
+  }
 
   void insert(uint32_t b, const A* p, bool neg) {
     const uint8_t s = state_[b];
@@ -238,22 +303,20 @@ class BatchAffineBuckets {
       return;
     }
     XY& q = xy_[b];
-    // For -P the slope (-y2 - y1) / (x2 - x1) is computed as (y2 + y1) / (x1 - x2): no negation.
-    F d = neg ? q.x - p->x : p->x - q.x;
     bool dbl = false;
-    if (d.is_zero()) {
+    if (same(q.x, p->x)) {
       // Same x: Q == P (double) or Q == -P (sum is the identity).
       const F y2 = neg ? -p->y : p->y;
       if (y2 == q.y && !q.y.is_zero()) {
         dbl = true;
-        d = q.y.dbl();
       } else {
         state_[b] = kEmpty;
         return;
       }
     }
+    // The denominators are formed in flush(): the IFMA kernel forms its own.
     entries_[count_] = Entry{p, b, neg, dbl};
-    den_[count_] = d;
+    has_dbl_ |= dbl;
     state_[b] = kBusy;
     ++count_;
   }
@@ -262,6 +325,20 @@ class BatchAffineBuckets {
   void flush() {
     const size_t k = count_;
     if (k == 0) return;
+    if constexpr (kIfmaField<F>) {
+      if (k >= kIfmaMinBatch && !has_dbl_ && fq_ifma::active()) {
+        flush_ifma();
+        return;
+      }
+    }
+    has_dbl_ = false;
+    // Denominators: x2 - x1, or 2y for a doubling. For -P the slope (-y2 - y1) / (x2 - x1) is
+    // computed as (y2 + y1) / (x1 - x2): no negation.
+    for (size_t i = 0; i < k; ++i) {
+      const Entry& e = entries_[i];
+      const XY& q = xy_[e.b];
+      den_[i] = e.dbl ? q.y.dbl() : (e.neg ? q.x - e.p->x : e.p->x - q.x);
+    }
     prefix_[0] = den_[0];
     for (size_t i = 1; i < k; ++i) prefix_[i] = prefix_[i - 1] * den_[i];
     F inv = prefix_[k - 1].inverse();
@@ -286,6 +363,25 @@ class BatchAffineBuckets {
       q.x = x3;
       state_[e.b] = kFilled;
     }
+    count_ = 0;
+  }
+
+  // The same batch on the 8-lane IFMA kernel (G1 or G2; no doublings in it): bit-identical results.
+  void flush_ifma() {
+    static_assert(sizeof(XY) == 2 * sizeof(F));
+    static_assert(offsetof(A, x) == 0 && offsetof(A, y) == sizeof(F));
+    const size_t k = count_;
+    qp_.resize(k);
+    pp_.resize(k);
+    neg_.resize(k);
+    for (size_t i = 0; i < k; ++i) {
+      const Entry& e = entries_[i];
+      qp_[i] = reinterpret_cast<uint64_t*>(&xy_[e.b]);
+      pp_[i] = reinterpret_cast<const uint64_t*>(e.p);
+      neg_[i] = e.neg;
+    }
+    ifma_batch_add<F>(qp_.data(), pp_.data(), neg_.data(), k);
+    for (size_t i = 0; i < k; ++i) state_[entries_[i].b] = kFilled;
     count_ = 0;
   }
 
@@ -342,6 +438,10 @@ class BatchAffineBuckets {
   std::vector<Entry> entries_;
   std::vector<F> den_, prefix_;
   std::vector<Entry> pending_, retry_;
+  bool has_dbl_ = false;       // the current batch holds a doubling (scalar path)
+  std::vector<uint64_t*> qp_;  // the IFMA kernel's arguments
+  std::vector<const uint64_t*> pp_;
+  std::vector<uint8_t> neg_;
 };
 
 template <class C>

@@ -124,8 +124,7 @@ Jacobian<C> sum_indexed(std::span<const Affine<C>> bases, std::span<const uint32
 }
 
 template <class C, class Buckets, class D>
-void accumulate(Buckets& bk, const Affine<C>* bases, const uint32_t* idx, const D* dg, size_t cnt,
-                uint32_t lo) {
+void accumulate(Buckets& bk, const Affine<C>* bases, const uint32_t* idx, const D* dg, size_t cnt, uint32_t lo) {
   // Prefetches the base and the bucket of the next kAhead points that fall in this task's range
   // (a second cursor scans ahead), so that the loads overlap however sparse the range is.
   constexpr unsigned kAhead = 10;
@@ -162,8 +161,8 @@ struct Plan {
   unsigned c, windows, splits, batch;
   bool jacobian;
   size_t chunk;
-  size_t points;      // non-trivial scalars in all
-  uint32_t top_mag;   // largest digit magnitude the top window can hold (digits there are >= 0)
+  size_t points;     // non-trivial scalars in all
+  uint32_t top_mag;  // largest digit magnitude the top window can hold (digits there are >= 0)
   uint32_t range_lo(unsigned s) const {
     const uint64_t nb = uint64_t{1} << (c - 1);
     return static_cast<uint32_t>(nb * s / splits);
@@ -210,8 +209,8 @@ struct Job {
 
 template <class C, class Buckets, class D, class Traits, class S>
 Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> scalars, const uint64_t* dens,
-                          std::span<const uint32_t> big_off, std::span<const uint32_t> base_off,
-                          const Plan& plan, ThreadPool& pool, size_t block) {
+                          std::span<const uint32_t> big_off, std::span<const uint32_t> base_off, const Plan& plan,
+                          ThreadPool& pool, size_t block) {
   using J = Jacobian<C>;
   constexpr size_t kClaim = 2048;
   const size_t nblk = big_off.size() - 1;
@@ -352,8 +351,10 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
         joins += trace_joins[w];
       }
       for (auto& job : jobs) arrays += job.arrays.size();
-      std::fprintf(stderr, "msm trace: %zu points, %zu jobs, %zu arrays, %d joins: accumulate wall %.1f ms, first worker done %.1f ms\n",
-                   cnt, njobs, arrays, joins, wall, mn);
+      std::fprintf(
+          stderr,
+          "msm trace: %zu points, %zu jobs, %zu arrays, %d joins: accumulate wall %.1f ms, first worker done %.1f ms\n",
+          cnt, njobs, arrays, joins, wall, mn);
     }
 #endif
     blk0 = blk1;
@@ -405,8 +406,8 @@ Jacobian<C> msm_run(std::span<const Affine<C>> bases, std::span<const S> scalars
   if (opt.density) {
     const size_t need = (n + 63) / 64;
     if (opt.density->size() < need) {
-      throw std::invalid_argument("msm: the density bitmap has " + std::to_string(opt.density->size()) +
-                                  " words but " + std::to_string(n) + " scalars need " + std::to_string(need));
+      throw std::invalid_argument("msm: the density bitmap has " + std::to_string(opt.density->size()) + " words but " +
+                                  std::to_string(n) + " scalars need " + std::to_string(need));
     }
     dens = opt.density->data();
   } else if (bases.size() != n) {
@@ -482,8 +483,14 @@ Jacobian<C> msm_run(std::span<const Affine<C>> bases, std::span<const S> scalars
       cfg.jacobian_buckets = o.jacobian_buckets;
       cfg.chunk = o.chunk;
     }
-    Plan plan{cfg.window_bits, msm_num_windows(cfg.window_bits), 1, cfg.batch ? cfg.batch : 512,
-              cfg.jacobian_buckets, size_t{1} << 22, nbig, 0};
+    Plan plan{cfg.window_bits,
+              msm_num_windows(cfg.window_bits),
+              1,
+              cfg.batch ? cfg.batch : 512,
+              cfg.jacobian_buckets,
+              size_t{1} << 22,
+              nbig,
+              0};
     plan.top_mag = top_magnitude(plan.c, plan.windows);
     plan.splits = std::clamp<unsigned>(cfg.splits, 1, 1u << (plan.c - 1));
     if (cfg.chunk) plan.chunk = cfg.chunk;
@@ -493,14 +500,12 @@ Jacobian<C> msm_run(std::span<const Affine<C>> bases, std::span<const S> scalars
       if (plan.jacobian)
         p = run_pippenger<C, JacobianBuckets<C>, int16_t, Traits>(bases, scalars, dens, bo, so, plan, pool, kBlock);
       else
-        p = run_pippenger<C, BatchAffineBuckets<C>, int16_t, Traits>(bases, scalars, dens, bo, so, plan, pool,
-                                                                    kBlock);
+        p = run_pippenger<C, BatchAffineBuckets<C>, int16_t, Traits>(bases, scalars, dens, bo, so, plan, pool, kBlock);
     } else {
       if (plan.jacobian)
         p = run_pippenger<C, JacobianBuckets<C>, int32_t, Traits>(bases, scalars, dens, bo, so, plan, pool, kBlock);
       else
-        p = run_pippenger<C, BatchAffineBuckets<C>, int32_t, Traits>(bases, scalars, dens, bo, so, plan, pool,
-                                                                    kBlock);
+        p = run_pippenger<C, BatchAffineBuckets<C>, int32_t, Traits>(bases, scalars, dens, bo, so, plan, pool, kBlock);
     }
     result += p;
   }

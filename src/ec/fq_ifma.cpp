@@ -1,0 +1,640 @@
+// AVX-512 IFMA kernels for batches of affine G1 and G2 additions (Fq and Fq2 = Fq[u]/(u^2 + 1)
+// arithmetic), 8 additions per vector instruction.
+//
+// Representation: one 512-bit register holds the same limb of 8 field elements; an element is 8
+// limbs of 52 bits (radix 2^52, 416 bits for p < 2^381). vpmadd52{lo,hi}uq multiply the low 52
+// bits of two limbs and add the low/high 52 bits of the 104-bit product to a 64-bit accumulator.
+//
+// Montgomery factor: the natural one for 8 limbs of 52 bits is 2^416, while the rest of the
+// library stores x * 2^384. Converting every loaded coordinate would cost a multiplication each (6
+// per addition, doubling the work), so instead the limbs are only re-cut (the same integer X =
+// x * 2^384 in radix 2^52) and every value carries a known power of two: M(A, B) = A*B / 2^416
+// turns exponents e1, e2 into e1 + e2 - 416 (exponent e: the integer is value * 2^e mod p). The
+// exponents through the batch are worked out in batch_add_impl; one product per addition divides
+// by 2^400 instead (a shortened last reduction round) so that results land on exponent 384.
+//
+// Lazy reduction: 2^416 leaves 35 bits of headroom over p, so M(A, B) < A*B/2^416 + p < 2p for
+// any A, B < 2^395 (far above the < 18p values used here). Sums and differences are formed limb by
+// limb (x - y as x + kp - y with kp >= y, never negative), normalised by one carry pass (limbs < 2^52 again,
+// since vpmadd52 reads only the low 52 bits of its inputs), and fully reduced to [0, p) only when
+// they leave the kernel, so the results are bit-identical to the scalar Fq code.
+//
+// Only functions marked CUZK_IFMA contain AVX-512 code; the translation unit is compiled for the
+// baseline ISA and the entry points run only after cpu_supported() (see fq_ifma.hpp).
+#include "ec/fq_ifma.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CUZK_FQ_IFMA_AVAILABLE 1
+#include <immintrin.h>
+#endif
+
+namespace cuzk::ec::fq_ifma {
+
+using ff::Fq;
+
+namespace {
+// Default on; the environment variable CUZK_MSM_SIMD=0 switches the kernels off for the whole
+// process (an escape hatch that needs no rebuild, and lets any test run on the scalar path).
+bool env_default() {
+  const char* v = std::getenv("CUZK_MSM_SIMD");
+  return !(v && v[0] == '0' && v[1] == 0);
+}
+std::atomic<bool> g_enabled{env_default()};
+}  // namespace
+
+void set_enabled(bool enabled) {
+  g_enabled.store(enabled, std::memory_order_relaxed);
+}
+bool active() {
+  return g_enabled.load(std::memory_order_relaxed) && cpu_supported();
+}
+
+#if !defined(CUZK_FQ_IFMA_AVAILABLE)
+
+bool cpu_supported() {
+  return false;
+}
+void g1_batch_add(uint64_t* const*, const uint64_t* const*, const uint8_t*, size_t) {}
+void g2_batch_add(uint64_t* const*, const uint64_t* const*, const uint8_t*, size_t) {}
+void test_op(int, const uint64_t (*)[6], const uint64_t (*)[6], uint64_t (*)[6]) {}
+
+#else
+
+// GCC 12 reports its own _mm512_undefined_epi32() (inside the shift intrinsics) as (maybe-)
+// uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+#define CUZK_IFMA __attribute__((target("avx512f,avx512ifma")))
+#define CUZK_IFMA_INLINE __attribute__((target("avx512f,avx512ifma"), always_inline)) inline
+
+bool cpu_supported() {
+  static const bool ok = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+  }();
+  return ok;
+}
+
+namespace {
+
+constexpr uint64_t kMask52 = (uint64_t{1} << 52) - 1;
+constexpr int kL = 8;  // limbs per element, and lanes per vector
+
+struct L52 {
+  uint64_t v[kL];
+};
+
+// The integer a (6 x 64 bits) cut into 8 x 52 bits.
+constexpr L52 split52(const ff::Limbs<6>& a) {
+  return {{a[0] & kMask52, ((a[0] >> 52) | (a[1] << 12)) & kMask52, ((a[1] >> 40) | (a[2] << 24)) & kMask52,
+           ((a[2] >> 28) | (a[3] << 36)) & kMask52, ((a[3] >> 16) | (a[4] << 48)) & kMask52, (a[4] >> 4) & kMask52,
+           ((a[4] >> 56) | (a[5] << 8)) & kMask52, a[5] >> 44}};
+}
+
+constexpr ff::Limbs<6> times(const ff::Limbs<6>& a, unsigned k) {  // k * a, k * a < 2^384
+  ff::Limbs<6> r{};
+  for (unsigned i = 0; i < k; ++i) ff::add_limbs(r, r, a);
+  return r;
+}
+
+constexpr L52 kP = split52(Fq::MOD);
+constexpr L52 kP2 = split52(times(Fq::MOD, 2));
+constexpr L52 kP4 = split52(times(Fq::MOD, 4));
+constexpr L52 kP8 = split52(times(Fq::MOD, 8));
+constexpr uint64_t kPinv52 = Fq::INV & kMask52;  // -p^-1 mod 2^52
+
+struct V8 {
+  __m512i l[kL];
+};
+
+CUZK_IFMA_INLINE __m512i bc(uint64_t x) {
+  return _mm512_set1_epi64(static_cast<long long>(x));
+}
+
+// Storage for one V8 (limb i of lane l at w[i][l]).
+struct alignas(64) Block {
+  uint64_t w[kL][8];
+};
+
+CUZK_IFMA_INLINE V8 load(const Block& b) {
+  V8 r;
+  for (int i = 0; i < kL; ++i) r.l[i] = _mm512_load_si512(b.w[i]);
+  return r;
+}
+CUZK_IFMA_INLINE void store(Block& b, const V8& v) {
+  for (int i = 0; i < kL; ++i) _mm512_store_si512(b.w[i], v.l[i]);
+}
+
+// Carry passes: unsigned (limbs non-negative) or signed (limbs may be negative, the value is not).
+CUZK_IFMA_INLINE void carry_u(V8& v) {
+  const __m512i m = bc(kMask52);
+  for (int i = 0; i < kL - 1; ++i) {
+    v.l[i + 1] = _mm512_add_epi64(v.l[i + 1], _mm512_srli_epi64(v.l[i], 52));
+    v.l[i] = _mm512_and_si512(v.l[i], m);
+  }
+}
+CUZK_IFMA_INLINE void carry_s(V8& v) {
+  const __m512i m = bc(kMask52);
+  for (int i = 0; i < kL - 1; ++i) {
+    v.l[i + 1] = _mm512_add_epi64(v.l[i + 1], _mm512_srai_epi64(v.l[i], 52));
+    v.l[i] = _mm512_and_si512(v.l[i], m);
+  }
+}
+
+// A * B / 2^(364 + kLast) mod p, for normalised A, B with A*B < p * 2^(364 + kLast) (e.g. both
+// < 2^390): normalised, < A*B/2^(364 + kLast) + p. Operand scanning: round i adds A*b_i at limbs
+// i.., then m*p with m chosen so that limb i becomes divisible by 2^52, and carries limb i into
+// limb i+1; limb i is then dead (the division by 2^52 is just the index shift). Accumulators stay
+// below 2^60.
+//
+// kLast = 52 is the plain Montgomery product M (factor 2^416). kLast = 36 divides by 2^400
+// instead: the last round clears only 36 bits (m < 2^36) and the result is shifted down by 36
+// bits. The batch kernel uses it once per addition to land on the library's exponent 384 without
+// a separate multiplication by a constant (see batch_add_impl).
+template <int kLast = 52>
+CUZK_IFMA_INLINE V8 mul(const V8& a, const V8& b) {
+  static_assert(kLast == 52 || (kLast > 0 && kLast < 52));
+  const __m512i z = _mm512_setzero_si512();
+  const __m512i pinv = bc(kPinv52);
+  __m512i t[2 * kL];
+  for (int i = 0; i < 2 * kL; ++i) t[i] = z;
+#pragma GCC unroll 8
+  for (int i = 0; i < kL; ++i) {
+    const __m512i bi = b.l[i];
+#pragma GCC unroll 8
+    for (int j = 0; j < kL; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.l[j], bi);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.l[j], bi);
+    }
+    __m512i m = _mm512_madd52lo_epu64(z, t[i], pinv);
+    if (kLast != 52 && i == kL - 1) m = _mm512_and_si512(m, bc((uint64_t{1} << kLast) - 1));
+#pragma GCC unroll 8
+    for (int j = 0; j < kL; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], bc(kP.v[j]), m);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], bc(kP.v[j]), m);
+    }
+    if (kLast == 52 || i < kL - 1) t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
+  }
+  V8 r;
+  if constexpr (kLast == 52) {
+    for (int i = 0; i < kL; ++i) r.l[i] = t[kL + i];
+    carry_u(r);
+  } else {
+    // Normalise limbs 7..15 (value < 2p * 2^kLast relative to limb 7, low kLast bits zero), then
+    // shift the whole number down by kLast bits.
+    const __m512i msk = bc(kMask52);
+    for (int i = kL - 1; i < 2 * kL - 1; ++i) {
+      t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
+      t[i] = _mm512_and_si512(t[i], msk);
+    }
+    for (int i = 0; i < kL; ++i) {
+      r.l[i] = _mm512_and_si512(
+          _mm512_or_si512(_mm512_srli_epi64(t[kL - 1 + i], kLast), _mm512_slli_epi64(t[kL + i], 52 - kLast)), msk);
+    }
+  }
+  return r;
+}
+
+// A^2 / 2^416 mod p, same contract as mul(A, A): the square is formed first with each cross
+// product a_i*a_j (i < j) once, doubled, plus the squares a_i^2 (72 instead of 128 multiply-adds),
+// then reduced by the same rounds as mul. Accumulators stay below 2^59.
+CUZK_IFMA_INLINE V8 sqr(const V8& a) {
+  const __m512i z = _mm512_setzero_si512();
+  const __m512i pinv = bc(kPinv52);
+  __m512i t[2 * kL];
+  for (int i = 0; i < 2 * kL; ++i) t[i] = z;
+#pragma GCC unroll 8
+  for (int i = 0; i < kL; ++i) {
+#pragma GCC unroll 8
+    for (int j = i + 1; j < kL; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.l[i], a.l[j]);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.l[i], a.l[j]);
+    }
+  }
+  for (int i = 1; i < 2 * kL; ++i) t[i] = _mm512_add_epi64(t[i], t[i]);
+#pragma GCC unroll 8
+  for (int i = 0; i < kL; ++i) {
+    t[2 * i] = _mm512_madd52lo_epu64(t[2 * i], a.l[i], a.l[i]);
+    t[2 * i + 1] = _mm512_madd52hi_epu64(t[2 * i + 1], a.l[i], a.l[i]);
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < kL; ++i) {
+    const __m512i m = _mm512_madd52lo_epu64(z, t[i], pinv);
+#pragma GCC unroll 8
+    for (int j = 0; j < kL; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], bc(kP.v[j]), m);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], bc(kP.v[j]), m);
+    }
+    t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
+  }
+  V8 r;
+  for (int i = 0; i < kL; ++i) r.l[i] = t[kL + i];
+  carry_u(r);
+  return r;
+}
+
+// Limb-wise x + y (not normalised).
+CUZK_IFMA_INLINE V8 add_raw(const V8& x, const V8& y) {
+  V8 r;
+  for (int i = 0; i < kL; ++i) r.l[i] = _mm512_add_epi64(x.l[i], y.l[i]);
+  return r;
+}
+// x + c - y, normalised; requires y <= x + c as integers (c a multiple of p: 2p or 4p).
+CUZK_IFMA_INLINE V8 sub_plus(const V8& x, const V8& y, const L52& c) {
+  V8 r;
+  for (int i = 0; i < kL; ++i) r.l[i] = _mm512_sub_epi64(_mm512_add_epi64(x.l[i], bc(c.v[i])), y.l[i]);
+  carry_s(r);
+  return r;
+}
+// x - c if x >= c else x, for normalised x.
+CUZK_IFMA_INLINE V8 cond_sub(const V8& x, const L52& c) {
+  V8 d;
+  for (int i = 0; i < kL; ++i) d.l[i] = _mm512_sub_epi64(x.l[i], bc(c.v[i]));
+  carry_s(d);
+  const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[kL - 1], _mm512_setzero_si512());
+  for (int i = 0; i < kL; ++i) d.l[i] = _mm512_mask_blend_epi64(neg, d.l[i], x.l[i]);
+  return d;
+}
+// [0, 4p) -> [0, p).
+CUZK_IFMA_INLINE V8 reduce4(const V8& x) {
+  return cond_sub(cond_sub(x, kP2), kP);
+}
+
+// (lo >> r) | (hi << l).
+CUZK_IFMA_INLINE __m512i sh(__m512i lo, unsigned r, __m512i hi, unsigned l) {
+  return _mm512_or_si512(_mm512_srli_epi64(lo, r), _mm512_slli_epi64(hi, l));
+}
+
+// 6 x 64-bit limb vectors (lane = element) <-> 8 x 52-bit.
+CUZK_IFMA_INLINE V8 to52(const __m512i* a) {
+  const __m512i m = bc(kMask52);
+  V8 r;
+  r.l[0] = _mm512_and_si512(a[0], m);
+  r.l[1] = _mm512_and_si512(sh(a[0], 52, a[1], 12), m);
+  r.l[2] = _mm512_and_si512(sh(a[1], 40, a[2], 24), m);
+  r.l[3] = _mm512_and_si512(sh(a[2], 28, a[3], 36), m);
+  r.l[4] = _mm512_and_si512(sh(a[3], 16, a[4], 48), m);
+  r.l[5] = _mm512_and_si512(_mm512_srli_epi64(a[4], 4), m);
+  r.l[6] = _mm512_and_si512(sh(a[4], 56, a[5], 8), m);
+  r.l[7] = _mm512_srli_epi64(a[5], 44);
+  return r;
+}
+// For normalised x < 2^384.
+CUZK_IFMA_INLINE void from52(const V8& x, __m512i* a) {
+  const __m512i* l = x.l;
+  a[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
+  a[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
+  a[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
+  a[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
+  a[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(l[4], 48), _mm512_slli_epi64(l[5], 4)),
+                         _mm512_slli_epi64(l[6], 56));
+  a[5] = _mm512_or_si512(_mm512_srli_epi64(l[6], 8), _mm512_slli_epi64(l[7], 44));
+}
+
+// The element at addr[l] + off words, for the 8 lanes (absolute addresses in a vector).
+CUZK_IFMA_INLINE V8 gather(__m512i addr, int off) {
+  __m512i a[6];
+  for (int w = 0; w < 6; ++w) a[w] = _mm512_i64gather_epi64(addr, reinterpret_cast<const long long*>(8 * (off + w)), 1);
+  return to52(a);
+}
+// x (< 2^384, normalised) to addr[l] + off words for the lanes in mask.
+CUZK_IFMA_INLINE void scatter(__m512i addr, int off, __mmask8 mask, const V8& x) {
+  __m512i a[6];
+  from52(x, a);
+  for (int w = 0; w < 6; ++w) _mm512_mask_i64scatter_epi64(reinterpret_cast<void*>(8 * (off + w)), mask, addr, a[w], 1);
+}
+
+// Elements of Fq (D = 1) or Fq2 = Fq[u]/(u^2 + 1) (D = 2): D vectors of 8 lanes, component c
+// of lane l stored at 6c words from the element's address.
+template <int D>
+struct E {
+  V8 c[D];
+};
+
+template <int D>
+CUZK_IFMA_INLINE E<D> gather_e(__m512i addr, int off) {
+  E<D> r;
+  for (int c = 0; c < D; ++c) r.c[c] = gather(addr, off + 6 * c);
+  return r;
+}
+template <int D>
+CUZK_IFMA_INLINE void scatter_e(__m512i addr, int off, __mmask8 mask, const E<D>& x) {
+  for (int c = 0; c < D; ++c) scatter(addr, off + 6 * c, mask, x.c[c]);
+}
+template <int D>
+CUZK_IFMA_INLINE E<D> sub_plus_e(const E<D>& x, const E<D>& y, const L52& k) {
+  E<D> r;
+  for (int c = 0; c < D; ++c) r.c[c] = sub_plus(x.c[c], y.c[c], k);
+  return r;
+}
+template <int D>
+CUZK_IFMA_INLINE E<D> add_raw_e(const E<D>& x, const E<D>& y) {
+  E<D> r;
+  for (int c = 0; c < D; ++c) r.c[c] = add_raw(x.c[c], y.c[c]);
+  return r;
+}
+// [0, 8p) -> [0, p).
+template <int D>
+CUZK_IFMA_INLINE E<D> reduce8_e(const E<D>& x) {
+  E<D> r;
+  for (int c = 0; c < D; ++c) r.c[c] = cond_sub(cond_sub(cond_sub(x.c[c], kP4), kP2), kP);
+  return r;
+}
+
+// Products. Fq2 by Karatsuba with lazy sums: for components below 9p the sums stay below 18p and
+// every M product below 2p (18p * 18p / 2^416 < p), so c0 = v0 - v1 + 2p < 4p and
+// c1 = s - v0 - v1 + 4p < 6p: Fq2 results have components < 6p, Fq results < 2p.
+template <int D, int kLast = 52>
+CUZK_IFMA_INLINE E<D> mul_e(const E<D>& a, const E<D>& b) {
+  if constexpr (D == 1) {
+    return E<1>{{mul<kLast>(a.c[0], b.c[0])}};
+  } else {
+    const V8 v0 = mul<kLast>(a.c[0], b.c[0]), v1 = mul<kLast>(a.c[1], b.c[1]);
+    V8 sa = add_raw(a.c[0], a.c[1]), sb = add_raw(b.c[0], b.c[1]);
+    carry_u(sa);
+    carry_u(sb);
+    const V8 s = mul<kLast>(sa, sb);
+    E<2> r;
+    r.c[0] = sub_plus(v0, v1, kP2);
+    r.c[1] = sub_plus(s, add_raw(v0, v1), kP4);
+    return r;
+  }
+}
+// a^2: (a0 + a1)(a0 - a1) + 2 a0 a1 u for Fq2 (two M products); components < 4p.
+template <int D>
+CUZK_IFMA_INLINE E<D> sqr_e(const E<D>& a) {
+  if constexpr (D == 1) {
+    return E<1>{{sqr(a.c[0])}};
+  } else {
+    V8 s = add_raw(a.c[0], a.c[1]);
+    carry_u(s);
+    const V8 d = sub_plus(a.c[0], a.c[1], kP8);  // a1 < 8p
+    const V8 m = mul(a.c[0], a.c[1]);
+    E<2> r;
+    r.c[0] = mul(s, d);
+    r.c[1] = add_raw(m, m);
+    carry_u(r.c[1]);
+    return r;
+  }
+}
+// Per step (8 additions, one per lane) of the batch: what the backward pass needs.
+template <int D>
+struct Step {
+  Block den[D], pre[D], num[D], sx[D], qx[D], qy[D];
+};
+template <int D>
+CUZK_IFMA_INLINE E<D> load_e(const Block (&b)[D]) {
+  E<D> r;
+  for (int c = 0; c < D; ++c) r.c[c] = load(b[c]);
+  return r;
+}
+template <int D>
+CUZK_IFMA_INLINE void store_e(Block (&b)[D], const E<D>& x) {
+  for (int c = 0; c < D; ++c) store(b[c], x.c[c]);
+}
+
+// Padding lanes of the last step add a dummy point (1, 0) to a dummy bucket (0, 0): x differs,
+// so the denominator is non-zero; their results are not stored. (24 words: room for Fq2.)
+alignas(64) const uint64_t kDummyQ[24] = {};
+const uint64_t* dummy_p() {
+  static const auto d = [] {
+    std::array<uint64_t, 24> a{};
+    for (int w = 0; w < 6; ++w) a[w] = Fq::one().raw()[w];
+    return a;
+  }();
+  return d.data();
+}
+
+// Addresses of the bucket and the point of lane l = entry 8j + l (dummies past k), the lanes with
+// a negated point, and the lanes that hold a real entry.
+CUZK_IFMA_INLINE void addr_vecs(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k, size_t j,
+                                __m512i& qa, __m512i& pa, __mmask8& negm, __mmask8& valid) {
+  alignas(64) uint64_t qv[8], pv[8];
+  negm = 0;
+  valid = 0;
+  for (int l = 0; l < 8; ++l) {
+    const size_t e = j * 8 + l;
+    if (e < k) {
+      qv[l] = reinterpret_cast<uintptr_t>(q[e]);
+      pv[l] = reinterpret_cast<uintptr_t>(p[e]);
+      negm |= static_cast<__mmask8>((neg[e] ? 1u : 0u) << l);
+      valid |= static_cast<__mmask8>(1u << l);
+    } else {
+      qv[l] = reinterpret_cast<uintptr_t>(kDummyQ);
+      pv[l] = reinterpret_cast<uintptr_t>(dummy_p());
+    }
+  }
+  qa = _mm512_load_si512(qv);
+  pa = _mm512_load_si512(pv);
+}
+
+// The scalar part: the 8 lane products t[l] (raw integers T_l, D components each, < p) are
+// replaced by the raw integers T_l^-1 * 2^816 (see batch_add_impl), with one field inversion.
+template <class F>
+void invert_lanes(F (&t)[8]) {
+  F prefix[8];
+  F acc = F::one();
+  for (int l = 0; l < 8; ++l) {
+    prefix[l] = acc;
+    acc *= t[l];
+  }
+  F inv = acc.inverse() * Fq::from_u64(uint64_t{1} << 48);
+  for (int l = 8; l-- > 0;) {
+    const F r = inv * prefix[l];
+    inv *= t[l];
+    t[l] = r;
+  }
+}
+
+template <int D>
+CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
+  constexpr int kY = 6 * D;  // word offset of y in a point
+  const size_t S = (k + 7) / 8;
+  thread_local std::vector<Step<D> > steps;
+  if (steps.size() < S) steps.resize(S);
+
+  // Exponents (see the top): coordinates and their sums/differences carry 384. The prefix product
+  // P_j = M(P_{j-1}, den_j) of lane l has exponent 384 - 32j.
+
+  // Forward pass: load, denominators, numerators and the per-lane prefix products.
+  E<D> pre;
+  for (size_t j = 0; j < S; ++j) {
+    __m512i qa, pa;
+    __mmask8 negm, valid;
+    addr_vecs(q, p, neg, k, j, qa, pa, negm, valid);
+    const E<D> qx = gather_e<D>(qa, 0), qy = gather_e<D>(qa, kY), px = gather_e<D>(pa, 0);
+    E<D> py = gather_e<D>(pa, kY);
+    // -P: y -> 2p - y (limb-wise; normalised by the carry pass below). Then
+    // lambda = (py - qy) / (px - qx) covers both signs, as in the scalar code.
+    for (int c = 0; c < D; ++c) {
+      for (int i = 0; i < kL; ++i) {
+        py.c[c].l[i] = _mm512_mask_sub_epi64(py.c[c].l[i], negm, bc(kP2.v[i]), py.c[c].l[i]);
+      }
+    }
+    Step<D>& s = steps[j];
+    const E<D> den = sub_plus_e(px, qx, kP2);  // (0, 3p)
+    store_e(s.den, den);
+    store_e(s.num, sub_plus_e(py, qy, kP2));  // (0, 4p)
+    store_e(s.sx, add_raw_e(qx, px));         // < 2p, limbs < 2^53
+    store_e(s.qx, qx);
+    store_e(s.qy, qy);
+    pre = j == 0 ? den : mul_e(pre, den);
+    store_e(s.pre, pre);
+  }
+
+  // The 8 lane products T_l (exponent 384 - 32(S-1)), inverted together in scalar code. The
+  // backward pass wants inv with exponent 32(S-1) + 432, so that every d_i^-1 comes out with
+  // exponent 432 (see below): inv = T^-1 * 2^(384 - 32(S-1) + 32(S-1) + 432) = T^-1 * 2^816. With
+  // Fq, from_raw(T) is the element T/2^384, whose inverse has raw form T^-1 * 2^768; times the
+  // element 2^48 gives raw T^-1 * 2^816. (The same holds component-wise in Fq2.)
+  {
+    alignas(64) uint64_t w[D][6][8];
+    for (int c = 0; c < D; ++c) {
+      __m512i a[6];
+      from52(reduce8_e<1>(E<1>{{pre.c[c]}}).c[0], a);
+      for (int i = 0; i < 6; ++i) _mm512_store_si512(w[c][i], a[i]);
+    }
+    auto fq = [&](int c, int l) {
+      return Fq::from_raw({w[c][0][l], w[c][1][l], w[c][2][l], w[c][3][l], w[c][4][l], w[c][5][l]});
+    };
+    auto put = [&](int c, int l, const Fq& x) {
+      for (int i = 0; i < 6; ++i) w[c][i][l] = x.raw()[i];
+    };
+    if constexpr (D == 1) {
+      Fq t[8];
+      for (int l = 0; l < 8; ++l) t[l] = fq(0, l);
+      invert_lanes(t);
+      for (int l = 0; l < 8; ++l) put(0, l, t[l]);
+    } else {
+      ff::Fq2 t[8];
+      for (int l = 0; l < 8; ++l) t[l] = ff::Fq2(fq(0, l), fq(1, l));
+      invert_lanes(t);
+      for (int l = 0; l < 8; ++l) {
+        put(0, l, t[l].c0);
+        put(1, l, t[l].c1);
+      }
+    }
+    for (int c = 0; c < D; ++c) {
+      __m512i a[6];
+      for (int i = 0; i < 6; ++i) a[i] = _mm512_load_si512(w[c][i]);
+      pre.c[c] = to52(a);  // now the running inverse
+    }
+  }
+
+  // Backward pass. The running inverse at step j has exponent e_j = 32(S-1) + 432 - 32(S-1-j);
+  // d_j^-1 = M(inv, P_{j-1}) has exponent e_j + 384 - 32(j-1) - 416 = 432 (and inv itself at
+  // j = 0 has 432); inv <- M(inv, den_j) lowers it by 32. Then
+  //   lambda = M(num, d^-1)                  exponent 384 + 432 - 416 = 400
+  //   x3 = M(lambda, lambda) - sx            exponent 384
+  //   y3 = lambda * (qx - x3) / 2^400 - qy   exponent 400 + 384 - 400 = 384 (mul<36>).
+  // Bounds (components): lambda, lambda^2 < 6p, x3 < 8p, qx - x3 + 8p < 9p, y3 < 8p.
+  E<D>& inv = pre;
+  for (size_t j = S; j-- > 0;) {
+    const Step<D>& s = steps[j];
+    E<D> di = inv;
+    if (j > 0) {
+      di = mul_e(inv, load_e(steps[j - 1].pre));
+      inv = mul_e(inv, load_e(s.den));
+    }
+    const E<D> lambda = mul_e(load_e(s.num), di);
+    const E<D> x3 = sub_plus_e(sqr_e(lambda), load_e(s.sx), kP2);
+    const E<D> y3 = sub_plus_e(mul_e<D, 36>(lambda, sub_plus_e(load_e(s.qx), x3, kP8)), load_e(s.qy), kP2);
+    __m512i qa, pa;
+    __mmask8 negm, valid;
+    addr_vecs(q, p, neg, k, j, qa, pa, negm, valid);
+    scatter_e(qa, 0, valid, reduce8_e(x3));
+    scatter_e(qa, kY, valid, reduce8_e(y3));
+  }
+}
+
+CUZK_IFMA_INLINE V8 load6(const uint64_t (*x)[6]) {
+  alignas(64) uint64_t w[6][8];
+  for (int l = 0; l < 8; ++l)
+    for (int i = 0; i < 6; ++i) w[i][l] = x[l][i];
+  __m512i v[6];
+  for (int i = 0; i < 6; ++i) v[i] = _mm512_load_si512(w[i]);
+  return to52(v);
+}
+
+CUZK_IFMA void test_op_impl(int op, const uint64_t (*a)[6], const uint64_t (*b)[6], uint64_t (*r)[6]) {
+  const V8 x = load6(a), y = load6(b);
+  V8 z;
+  switch (op) {
+    case 0: {
+      // M(M(a, b), 2^448) = a*b*2^(448 - 832) = a*b / 2^384. 2^448 mod p is the Fq element 2^64
+      // in Montgomery form.
+      const L52 c448 = split52((Fq::from_u64(uint64_t{1} << 32) * Fq::from_u64(uint64_t{1} << 32)).raw());
+      V8 cv;
+      for (int i = 0; i < kL; ++i) cv.l[i] = bc(c448.v[i]);
+      z = cond_sub(mul(mul(x, y), cv), kP);
+      break;
+    }
+    case 4: {
+      // M(a*b / 2^400, 2^432) = a*b / 2^384; 2^432 mod p is the Fq element 2^48 in Montgomery form.
+      const L52 c432 = split52(Fq::from_u64(uint64_t{1} << 48).raw());
+      V8 cv;
+      for (int i = 0; i < kL; ++i) cv.l[i] = bc(c432.v[i]);
+      z = cond_sub(mul(mul<36>(x, y), cv), kP);
+      break;
+    }
+    case 5: {
+      // sqr(a) through the same conversion as op 0 (b is ignored).
+      const L52 c448 = split52((Fq::from_u64(uint64_t{1} << 32) * Fq::from_u64(uint64_t{1} << 32)).raw());
+      V8 cv;
+      for (int i = 0; i < kL; ++i) cv.l[i] = bc(c448.v[i]);
+      z = cond_sub(mul(sqr(x), cv), kP);
+      break;
+    }
+    case 1: {
+      V8 s = add_raw(x, y);
+      carry_u(s);
+      z = reduce4(s);
+      break;
+    }
+    case 2:
+      z = reduce4(sub_plus(x, y, kP2));
+      break;
+    default:
+      z = x;
+  }
+  __m512i v[6];
+  from52(z, v);
+  alignas(64) uint64_t w[6][8];
+  for (int i = 0; i < 6; ++i) _mm512_store_si512(w[i], v[i]);
+  for (int l = 0; l < 8; ++l)
+    for (int i = 0; i < 6; ++i) r[l][i] = w[i][l];
+}
+
+}  // namespace
+
+// Large batches (the lane merge of the MSM passes up to ~10^5 pairs) run in chunks with an
+// inversion each: the per-thread stash stays at most 1024/8 steps (384 KB for G1, 768 KB for G2,
+// inside a core's L2), and an inversion per 1024 additions costs little.
+constexpr size_t kMaxChunk = 1024;
+
+void g1_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
+  for (size_t o = 0; o < k; o += kMaxChunk) batch_add_impl<1>(q + o, p + o, neg + o, std::min(kMaxChunk, k - o));
+}
+void g2_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
+  for (size_t o = 0; o < k; o += kMaxChunk) batch_add_impl<2>(q + o, p + o, neg + o, std::min(kMaxChunk, k - o));
+}
+
+void test_op(int op, const uint64_t (*a)[6], const uint64_t (*b)[6], uint64_t (*r)[6]) {
+  test_op_impl(op, a, b, r);
+}
+
+#endif
+
+}  // namespace cuzk::ec::fq_ifma
