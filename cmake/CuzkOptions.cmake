@@ -1,6 +1,9 @@
 # Compiler flags shared by every cuzk target, collected in the interface target cuzk_flags.
 add_library(cuzk_flags INTERFACE)
 target_compile_options(cuzk_flags INTERFACE -Wall -Wextra -Werror -Wno-unused-parameter)
+# GCC's SLP vectoriser copies field elements through SSE registers right after the scalar stores of
+# the multiplication, which stalls on store forwarding (measured: Fq mul 43 ns instead of 36 ns).
+target_compile_options(cuzk_flags INTERFACE $<$<CXX_COMPILER_ID:GNU>:-fno-tree-slp-vectorize>)
 target_compile_features(cuzk_flags INTERFACE cxx_std_20)
 
 find_package(Threads REQUIRED)
