@@ -16,4 +16,6 @@ done
 "$B"/apps/cuzk/cuzk selfcheck || fails=$((fails + 1))
 "$B"/apps/cuzk/cuzk speed --full --threads 16 --json | tee "$OUT/speed16.json"
 "$B"/apps/cuzk/cuzk speed --threads 1 --only fr_mul_ns,fq_mul_ns,g1_add_ns,g2_add_ns,pairing_us,ntt_2_16_ms,ntt_2_20_ms,g1_msm_2_16_ms,g2_msm_2_16_ms --json | tee "$OUT/speed1.json"
+# The same MSM rows with the AVX-512 IFMA bucket path switched off, for comparison.
+CUZK_MSM_SIMD=0 "$B"/apps/cuzk/cuzk speed --threads 16 --only g1_msm_2_20_ms,g1_msm_2_22_ms,g2_msm_2_18_ms --full --json | tee "$OUT/speed16_scalar.json"
 echo "test failures: $fails"
