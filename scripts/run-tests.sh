@@ -7,6 +7,9 @@ bash scripts/install-deps.sh
 jobs=${CUZK_JOBS:-$(nproc)}
 t0=$(date +%s)
 
+echo "== Formatting (clang-format --dry-run)"
+git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
+
 echo "== Release build and tests"
 bash scripts/build.sh build
 ctest --test-dir build -L cpu --output-on-failure -j "$jobs"

@@ -103,7 +103,8 @@ Case<C> parse_case(const json& t) {
   const json& ss = t.at("scalars");
   if (!bs.is_array() || !ss.is_array() || bs.size() != ss.size())
     throw std::invalid_argument("msm case: bases and scalars are not arrays of the same length");
-  if (t.contains("n") && t.at("n").get<size_t>() != bs.size()) throw std::invalid_argument("msm case: n != bases.size()");
+  if (t.contains("n") && t.at("n").get<size_t>() != bs.size())
+    throw std::invalid_argument("msm case: n != bases.size()");
   for (const json& b : bs) c.bases.push_back(point<C>(b));
   for (const json& s : ss) {
     c.scalars.push_back(test::fe<Fr>(s));
@@ -156,9 +157,9 @@ TYPED_TEST(MsmVectors, MsmSingleAndMultiThreaded) {
       const std::string th = " (" + std::to_string(pool->size()) + " threads)";
       expect_result<C>(msm(std::span<const Affine<C>>(c.bases), std::span<const Fr>(c.scalars), o), *c.result,
                        "msm" + th);
-      expect_result<C>(msm_canonical(std::span<const Affine<C>>(c.bases),
-                                     std::span<const ff::Limbs<4>>(c.canonical), o),
-                       *c.result, "msm_canonical" + th);
+      expect_result<C>(
+          msm_canonical(std::span<const Affine<C>>(c.bases), std::span<const ff::Limbs<4>>(c.canonical), o), *c.result,
+          "msm_canonical" + th);
     }
   }
 }
@@ -210,9 +211,9 @@ TYPED_TEST(MsmVectors, DensityBitmap) {
       const std::string th = " (" + std::to_string(pool->size()) + " threads)";
       expect_result<C>(msm(std::span<const Affine<C>>(c.bases), std::span<const Fr>(full), o), *c.result,
                        "msm with density" + th);
-      expect_result<C>(msm_canonical(std::span<const Affine<C>>(c.bases),
-                                     std::span<const ff::Limbs<4>>(full_canonical), o),
-                       *c.result, "msm_canonical with density" + th);
+      expect_result<C>(
+          msm_canonical(std::span<const Affine<C>>(c.bases), std::span<const ff::Limbs<4>>(full_canonical), o),
+          *c.result, "msm_canonical with density" + th);
     }
   }
 }
@@ -222,9 +223,12 @@ TYPED_TEST(MsmVectors, DensityBitmap) {
 TYPED_TEST(MsmVectors, ExplicitConfigs) {
   using C = TypeParam;
   const std::vector<MsmConfig> cfgs = {
-      {.window_bits = 2, .splits = 2}, {.window_bits = 3},
-      {.window_bits = 5, .splits = 3, .batch = 7}, {.window_bits = 4, .jacobian_buckets = true},
-      {.window_bits = 8, .chunk = 1}, {.window_bits = 6, .splits = 4, .batch = 1, .chunk = 3},
+      {.window_bits = 2, .splits = 2},
+      {.window_bits = 3},
+      {.window_bits = 5, .splits = 3, .batch = 7},
+      {.window_bits = 4, .jacobian_buckets = true},
+      {.window_bits = 8, .chunk = 1},
+      {.window_bits = 6, .splits = 4, .batch = 1, .chunk = 3},
   };
   for (size_t i = 0; i < this->cases().size(); ++i) {
     SCOPED_TRACE(this->where(i));
@@ -234,10 +238,10 @@ TYPED_TEST(MsmVectors, ExplicitConfigs) {
         MsmOptions o;
         o.pool = pool;
         o.config = &cfg;
-        const std::string what = "c=" + std::to_string(cfg.window_bits) + " splits=" + std::to_string(cfg.splits) +
-                                 " batch=" + std::to_string(cfg.batch) + " jacobian=" +
-                                 std::to_string(cfg.jacobian_buckets) + " chunk=" + std::to_string(cfg.chunk) + ", " +
-                                 std::to_string(pool->size()) + " threads";
+        const std::string what =
+            "c=" + std::to_string(cfg.window_bits) + " splits=" + std::to_string(cfg.splits) +
+            " batch=" + std::to_string(cfg.batch) + " jacobian=" + std::to_string(cfg.jacobian_buckets) +
+            " chunk=" + std::to_string(cfg.chunk) + ", " + std::to_string(pool->size()) + " threads";
         expect_result<C>(msm(std::span<const Affine<C>>(c.bases), std::span<const Fr>(c.scalars), o), *c.result,
                          "msm " + what);
       }
