@@ -11,17 +11,6 @@ using namespace cuzk::ec;
 
 namespace {
 
-template <class C>
-Affine<C> generator();
-template <>
-G1Affine generator<G1Config>() {
-  return g1_generator();
-}
-template <>
-G2Affine generator<G2Config>() {
-  return g2_generator();
-}
-
 // A random point of E(F) (usually outside the prime-order subgroup): random x until x^3+b is square.
 template <class C, class Rng>
 Affine<C> random_curve_point(Rng& rng) {
@@ -42,7 +31,7 @@ TYPED_TEST_SUITE(GroupTest, Groups);
 
 TYPED_TEST(GroupTest, GeneratorHasOrderR) {
   using J = Jacobian<TypeParam>;
-  auto g = generator<TypeParam>();
+  auto g = TypeParam::generator();
   EXPECT_TRUE(g.is_on_curve());
   EXPECT_TRUE(J(g).mul(Fr::MOD).is_identity());
   EXPECT_FALSE(J(g).mul_u64(12345).is_identity());
@@ -51,7 +40,7 @@ TYPED_TEST(GroupTest, GeneratorHasOrderR) {
 TYPED_TEST(GroupTest, GroupLaws) {
   using J = Jacobian<TypeParam>;
   Xoshiro256 rng(7);
-  const J g(generator<TypeParam>());
+  const J g(TypeParam::generator());
   for (int i = 0; i < 20; ++i) {
     Fr a = Fr::random(rng), b = Fr::random(rng);
     J p = g.mul(a), q = g.mul(b);
@@ -75,7 +64,7 @@ TYPED_TEST(GroupTest, GroupLaws) {
 TYPED_TEST(GroupTest, BatchToAffine) {
   using J = Jacobian<TypeParam>;
   Xoshiro256 rng(8);
-  const J g(generator<TypeParam>());
+  const J g(TypeParam::generator());
   std::vector<J> pts;
   for (int i = 0; i < 33; ++i) pts.push_back(i == 4 ? J::identity() : g.mul(Fr::random(rng)));
   std::vector<Affine<TypeParam>> out(pts.size());

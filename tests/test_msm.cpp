@@ -15,17 +15,6 @@ using namespace cuzk::ec;
 namespace {
 
 template <class C>
-Affine<C> generator();
-template <>
-G1Affine generator<G1Config>() {
-  return g1_generator();
-}
-template <>
-G2Affine generator<G2Config>() {
-  return g2_generator();
-}
-
-template <class C>
 std::vector<Affine<C>> test_bases(size_t n, uint64_t seed, ThreadPool* pool = nullptr) {
   if constexpr (std::is_same_v<C, G1Config>) {
     return g1_test_bases(n, seed, pool);
@@ -38,7 +27,7 @@ std::vector<Affine<C>> test_bases(size_t n, uint64_t seed, ThreadPool* pool = nu
 template <class C, class Rng>
 std::vector<Affine<C>> random_bases(size_t n, Rng& rng) {
   std::vector<Jacobian<C>> j(n);
-  const Jacobian<C> g(generator<C>());
+  const Jacobian<C> g(C::generator());
   for (auto& p : j) p = g.mul(Fr::random(rng));
   std::vector<Affine<C>> out(n);
   batch_to_affine<C>(j, out);
@@ -94,7 +83,7 @@ TYPED_TEST(MsmTest, LargeAgainstDiscreteLogs) {
   auto k = random_scalars(n, rng);
   Fr expect = Fr::zero();
   for (size_t i = 0; i < n; ++i) expect += k[i] * (a + Fr::from_u64(i) * b);
-  const Jacobian<C> g(generator<C>());
+  const Jacobian<C> g(C::generator());
   // The test bases really are (a + i b) G.
   EXPECT_EQ(Jacobian<C>(bases[12]), g.mul(a + Fr::from_u64(12) * b));
   EXPECT_EQ(run<C>(bases, k), g.mul(expect));
@@ -131,7 +120,7 @@ TYPED_TEST(MsmTest, AllZerosAllOnesAndMinusOne) {
   const size_t n = 2500;
   auto bases = test_bases<C>(n, 9);
   auto [a, b] = test_bases_dlog(9);
-  const Jacobian<C> g(generator<C>());
+  const Jacobian<C> g(C::generator());
   Fr dlog_sum = Fr::zero();
   for (size_t i = 0; i < n; ++i) dlog_sum += a + Fr::from_u64(i) * b;
   EXPECT_TRUE(run<C>(bases, std::vector<Fr>(n, Fr::zero())).is_identity());
@@ -151,8 +140,8 @@ TYPED_TEST(MsmTest, AllZerosAllOnesAndMinusOne) {
 TYPED_TEST(MsmTest, RepeatedBasesAndCancellations) {
   using C = TypeParam;
   Xoshiro256 rng(4);
-  const Jacobian<C> g(generator<C>());
-  const Affine<C> ga = generator<C>(), ng = -generator<C>();
+  const Jacobian<C> g(C::generator());
+  const Affine<C> ga = C::generator(), ng = -C::generator();
   const size_t n = 3000;
   // The same base everywhere, random scalars: (sum k) G.
   {

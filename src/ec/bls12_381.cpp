@@ -83,6 +83,13 @@ const G2Affine& g2_generator() {
   return g;
 }
 
+const G1Affine& G1Config::generator() {
+  return g1_generator();
+}
+const G2Affine& G2Config::generator() {
+  return g2_generator();
+}
+
 G2Affine g2_psi(const G2Affine& p) {
   if (p.infinity) return p;
   const Endo& e = endo();

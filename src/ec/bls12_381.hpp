@@ -18,6 +18,7 @@ struct G1Config {
   using Base = Fq;
   using Scalar = Fr;
   static constexpr const char* NAME = "G1";
+  static const Affine<G1Config>& generator();
   static Fq b() {
     static const Fq v = Fq::from_u64(4);
     return v;
@@ -28,6 +29,7 @@ struct G2Config {
   using Base = Fq2;
   using Scalar = Fr;
   static constexpr const char* NAME = "G2";
+  static const Affine<G2Config>& generator();
   static Fq2 b() {
     static const Fq2 v(Fq::from_u64(4), Fq::from_u64(4));  // 4(1 + u)
     return v;
