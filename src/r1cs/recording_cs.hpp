@@ -1,0 +1,162 @@
+#pragma once
+// RecordingCS: records the structure of a circuit (no values) as three sparse matrices A, B, C over
+// unified columns: inputs first (ONE is column 0), then aux, so column(aux j) = num_inputs + j.
+//
+// While recording, the final number of inputs is unknown (circuits allocate inputs between
+// constraints), so a row stores input columns as they are and aux columns tagged with bit 31; the
+// tags are resolved to num_inputs + j only when the matrices are taken out (r1cs()).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "r1cs/constraint_system.hpp"
+
+namespace cuzk::r1cs {
+
+// Compressed sparse rows; row r holds entries [row_ptr[r], row_ptr[r+1]) with strictly increasing
+// columns and non-zero values.
+struct SparseMatrix {
+  std::vector<uint64_t> row_ptr{0};
+  std::vector<uint32_t> col;
+  std::vector<Fr> val;
+
+  size_t rows() const { return row_ptr.size() - 1; }
+  size_t nnz() const { return col.size(); }
+};
+
+struct R1cs {
+  size_t num_inputs = 0;  // including ONE
+  size_t num_aux = 0;
+  size_t num_constraints = 0;  // rows, including the input constraints once finalized
+  SparseMatrix a, b, c;
+};
+
+// Reference product M * z (one Fr per row); z = inputs then aux.
+inline std::vector<Fr> mul_vec(const SparseMatrix& m, std::span<const Fr> z) {
+  std::vector<Fr> out(m.rows());
+  for (size_t r = 0; r < m.rows(); ++r) {
+    Fr acc = Fr::zero();
+    for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
+      const Fr& v = z[m.col[k]];
+      acc += m.val[k].is_one() ? v : m.val[k] * v;
+    }
+    out[r] = acc;
+  }
+  return out;
+}
+
+class RecordingCS : public CsBase<RecordingCS> {
+ public:
+  static constexpr uint32_t AUX_TAG = 0x80000000u;
+
+  RecordingCS() = default;  // ONE is input 0
+
+  template <class NameFn, class ValueFn>
+  Variable alloc(NameFn&&, ValueFn&&) {
+    if (num_aux_ >= AUX_TAG) throw SynthesisError("RecordingCS: more than 2^31 aux variables");
+    return Variable::aux(static_cast<uint32_t>(num_aux_++));
+  }
+  template <class NameFn, class ValueFn>
+  Variable alloc_input(NameFn&&, ValueFn&&) {
+    if (num_inputs_ >= AUX_TAG) throw SynthesisError("RecordingCS: more than 2^31 inputs");
+    return Variable::input(static_cast<uint32_t>(num_inputs_++));
+  }
+
+  template <class NameFn, class AFn, class BFn, class CFn>
+  void enforce(NameFn&&, AFn&& a_fn, BFn&& b_fn, CFn&& c_fn) {
+    if (finalized_) throw SynthesisError("RecordingCS: enforce after finalize()");
+    append_row(a_, std::forward<AFn>(a_fn)(LinearCombination{}));
+    append_row(b_, std::forward<BFn>(b_fn)(LinearCombination{}));
+    append_row(c_, std::forward<CFn>(c_fn)(LinearCombination{}));
+    ++num_constraints_;
+  }
+
+  template <class NameFn>
+  void push_namespace(NameFn&&) {}
+  void pop_namespace() {}
+
+  // Appends the Groth16 input constraints: for every input i (ONE included), A = input_i, B = 0,
+  // C = 0, after the circuit's own constraints. This is exactly what bellperson's prover
+  // (synthesize_circuits_batch in src/groth16/prover/mod.rs: enforce(|lc| lc + Input(i), |lc| lc,
+  // |lc| lc)) and its generator do; it makes the input columns of A linearly independent.
+  void finalize() {
+    if (finalized_) throw SynthesisError("RecordingCS: finalize() called twice");
+    for (size_t i = 0; i < num_inputs_; ++i) {
+      append_row(a_, LinearCombination(Variable::input(static_cast<uint32_t>(i))));
+      append_row(b_, LinearCombination{});
+      append_row(c_, LinearCombination{});
+      ++num_constraints_;
+    }
+    finalized_ = true;
+  }
+
+  size_t num_inputs() const { return num_inputs_; }
+  size_t num_aux() const { return num_aux_; }
+  size_t num_constraints() const { return num_constraints_; }
+  bool finalized() const { return finalized_; }
+
+  // The matrices with aux columns resolved against the final input count.
+  R1cs r1cs() const& {
+    R1cs r{num_inputs_, num_aux_, num_constraints_, a_, b_, c_};
+    resolve(r);
+    return r;
+  }
+  R1cs r1cs() && {
+    R1cs r{num_inputs_, num_aux_, num_constraints_, std::move(a_), std::move(b_), std::move(c_)};
+    resolve(r);
+    return r;
+  }
+
+ private:
+  static void resolve(R1cs& r) {
+    for (SparseMatrix* m : {&r.a, &r.b, &r.c}) {
+      for (uint32_t& col : m->col) {
+        if (col & AUX_TAG) col = static_cast<uint32_t>(r.num_inputs + (col & ~AUX_TAG));
+      }
+    }
+  }
+
+  uint32_t tagged(Variable v) const {
+    if (v.is_input()) {
+      if (v.index() >= num_inputs_) throw SynthesisError("RecordingCS: constraint uses an unallocated input");
+      return v.index();
+    }
+    if (v.index() >= num_aux_) throw SynthesisError("RecordingCS: constraint uses an unallocated aux variable");
+    return v.index() | AUX_TAG;
+  }
+
+  // Sorts the terms by tagged column (inputs before aux, as in the unified numbering), merges
+  // repeated variables and drops zero sums.
+  void append_row(SparseMatrix& m, const LinearCombination& lc) {
+    scratch_.clear();
+    for (const Term& t : lc.terms()) scratch_.push_back({tagged(t.var), t.coeff});
+    std::sort(scratch_.begin(), scratch_.end(), [](const Entry& x, const Entry& y) { return x.col < y.col; });
+    size_t i = 0;
+    while (i < scratch_.size()) {
+      uint32_t col = scratch_[i].col;
+      Fr sum = scratch_[i].val;
+      for (++i; i < scratch_.size() && scratch_[i].col == col; ++i) sum += scratch_[i].val;
+      if (sum.is_zero()) continue;
+      m.col.push_back(col);
+      m.val.push_back(sum);
+    }
+    m.row_ptr.push_back(m.col.size());
+  }
+
+  struct Entry {
+    uint32_t col;
+    Fr val;
+  };
+
+  size_t num_inputs_ = 1;
+  size_t num_aux_ = 0;
+  size_t num_constraints_ = 0;
+  bool finalized_ = false;
+  SparseMatrix a_, b_, c_;
+  std::vector<Entry> scratch_;
+};
+
+}  // namespace cuzk::r1cs
