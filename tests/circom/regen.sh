@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Regenerates the circom fixtures of tests/test_circom.cpp: mul3.r1cs (circom 2.2.3 via the npm
+# package circom2@0.2.23, --prime bls12381, default --O1) and mul3.wtns (snarkjs@0.7.6 wtns
+# calculate on mul3.input.json), checks the witness with `snarkjs wtns check` and prints
+# `snarkjs r1cs info` (the counts that test_circom.cpp expects).
+#
+#   bash tests/circom/regen.sh            # tools are installed into a temporary directory
+#   TOOLS=/path/with/node_modules bash tests/circom/regen.sh
+#
+# Needs node >= 15 and npm (tested with node 20.20.2). The outputs are deterministic: rerunning
+# reproduces the checked-in bytes (the script says whether they changed).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+TOOLS="${TOOLS:-}"
+WORK="$(mktemp -d)"
+CLEANUP=("$WORK")
+if [ -z "$TOOLS" ]; then
+  TOOLS="$(mktemp -d)"
+  CLEANUP+=("$TOOLS")
+fi
+trap 'rm -rf "${CLEANUP[@]}"' EXIT
+if [ ! -f "$TOOLS/node_modules/circom2/cli.js" ] || [ ! -f "$TOOLS/node_modules/snarkjs/build/cli.cjs" ]; then
+  (cd "$TOOLS" && npm install --no-audit --no-fund --no-save circom2@0.2.23 snarkjs@0.7.6 >&2)
+fi
+CIRCOM=(node "$TOOLS/node_modules/circom2/cli.js")
+SNARKJS=(node "$TOOLS/node_modules/snarkjs/build/cli.cjs")
+
+"${CIRCOM[@]}" "$HERE/mul3.circom" --r1cs --wasm --prime bls12381 -o "$WORK" >&2
+"${SNARKJS[@]}" wtns calculate "$WORK/mul3_js/mul3.wasm" "$HERE/mul3.input.json" "$WORK/mul3.wtns" >&2
+"${SNARKJS[@]}" wtns check "$WORK/mul3.r1cs" "$WORK/mul3.wtns" >&2
+"${SNARKJS[@]}" r1cs info "$WORK/mul3.r1cs"
+
+for f in mul3.r1cs mul3.wtns; do
+  if [ -f "$HERE/$f" ] && cmp -s "$WORK/$f" "$HERE/$f"; then
+    echo "$f: unchanged" >&2
+  else
+    cp "$WORK/$f" "$HERE/$f"
+    echo "$f: written" >&2
+  fi
+done
