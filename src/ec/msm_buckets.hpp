@@ -49,6 +49,20 @@ inline void ifma_batch_add(uint64_t* const* q, const uint64_t* const* p, const u
   }
 }
 
+// sum_{b in [b0, b1)} (lo + b) * bucket_b by running sums, walking down from the top bucket;
+// add_bucket(b, running) adds bucket b into the running sum. Shared by both bucket stores.
+template <class J, class AddBucket>
+J reduce_running_sums(size_t b0, size_t b1, uint64_t lo, AddBucket&& add_bucket) {
+  J running, acc;
+  for (size_t b = b1; b-- > b0;) {
+    add_bucket(b, running);
+    if (!running.is_identity()) acc += running;
+  }
+  lo += b0;
+  if (lo != 0 && !running.is_identity()) acc += running.mul_u64(lo);
+  return acc;
+}
+
 template <class C>
 class BatchAffineBuckets {
  public:
@@ -157,16 +171,11 @@ class BatchAffineBuckets {
 
   // The same with Jacobian running sums (one mixed and one full addition per bucket).
   J reduce_weighted_jacobian(size_t b0, size_t b1, uint64_t lo) const {
-    J running, acc;
-    for (size_t b = b1; b-- > b0;) {
+    return reduce_running_sums<J>(b0, b1, lo, [&](size_t b, J& running) {
       const size_t i = b * lanes_;
       if (state_[i] == kFilled) running = running.add_affine(A(xy_[i].x, xy_[i].y));
       if (!overflow_.empty() && !overflow_[i].is_identity()) running += overflow_[i];
-      if (!running.is_identity()) acc += running;
-    }
-    lo += b0;
-    if (lo != 0 && !running.is_identity()) acc += running.mul_u64(lo);
-    return acc;
+    });
   }
 
   // sum_b bucket[b] (after finish()).
@@ -461,14 +470,7 @@ class JacobianBuckets {
   void sync() {}
   void finish() {}
   J reduce_weighted(size_t b0, size_t b1, uint64_t lo) const {
-    J running, acc;
-    for (size_t b = b1; b-- > b0;) {
-      running += b_[b];
-      if (!running.is_identity()) acc += running;
-    }
-    lo += b0;
-    if (lo != 0 && !running.is_identity()) acc += running.mul_u64(lo);
-    return acc;
+    return reduce_running_sums<J>(b0, b1, lo, [&](size_t b, J& running) { running += b_[b]; });
   }
   J sum() const {
     J acc;
