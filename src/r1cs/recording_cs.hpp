@@ -1,6 +1,7 @@
 #pragma once
 // RecordingCS: records the structure of a circuit (no values) as three sparse matrices A, B, C over
 // unified columns: inputs first (ONE is column 0), then aux, so column(aux j) = num_inputs + j.
+// Coefficients are interned as they are recorded (CompactR1cs), 8 bytes per non-zero.
 //
 // While recording, the final number of inputs is unknown (circuits allocate inputs between
 // constraints), so a row stores input columns as they are and aux columns tagged with bit 31; the
@@ -12,41 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "r1cs/compact_r1cs.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace cuzk::r1cs {
-
-// Compressed sparse rows; row r holds entries [row_ptr[r], row_ptr[r+1]) with strictly increasing
-// columns and non-zero values.
-struct SparseMatrix {
-  std::vector<uint64_t> row_ptr{0};
-  std::vector<uint32_t> col;
-  std::vector<Fr> val;
-
-  size_t rows() const { return row_ptr.size() - 1; }
-  size_t nnz() const { return col.size(); }
-};
-
-struct R1cs {
-  size_t num_inputs = 0;  // including ONE
-  size_t num_aux = 0;
-  size_t num_constraints = 0;  // rows, including the input constraints once finalized
-  SparseMatrix a, b, c;
-};
-
-// Reference product M * z (one Fr per row); z = inputs then aux.
-inline std::vector<Fr> mul_vec(const SparseMatrix& m, std::span<const Fr> z) {
-  std::vector<Fr> out(m.rows());
-  for (size_t r = 0; r < m.rows(); ++r) {
-    Fr acc = Fr::zero();
-    for (uint64_t k = m.row_ptr[r]; k < m.row_ptr[r + 1]; ++k) {
-      const Fr& v = z[m.col[k]];
-      acc += m.val[k].is_one() ? v : m.val[k] * v;
-    }
-    out[r] = acc;
-  }
-  return out;
-}
 
 class RecordingCS : public CsBase<RecordingCS> {
  public:
@@ -98,21 +68,28 @@ class RecordingCS : public CsBase<RecordingCS> {
   size_t num_constraints() const { return num_constraints_; }
   bool finalized() const { return finalized_; }
 
-  // The matrices with aux columns resolved against the final input count.
-  R1cs r1cs() const& {
-    R1cs r{num_inputs_, num_aux_, num_constraints_, a_, b_, c_};
+  // The matrices with aux columns resolved against the final input count, coefficients interned.
+  CompactR1cs compact() const& {
+    CompactR1cs r{num_inputs_, num_aux_, num_constraints_, interner_.values(), a_, b_, c_};
     resolve(r);
     return r;
   }
-  R1cs r1cs() && {
-    R1cs r{num_inputs_, num_aux_, num_constraints_, std::move(a_), std::move(b_), std::move(c_)};
+  CompactR1cs compact() && {
+    CompactR1cs r{num_inputs_,   num_aux_,      num_constraints_, std::move(interner_).take(),
+                  std::move(a_), std::move(b_), std::move(c_)};
     resolve(r);
     return r;
   }
+  // The same with full Fr values (reference form).
+  R1cs r1cs() const { return compact().expand(); }
 
  private:
-  static void resolve(R1cs& r) {
-    for (SparseMatrix* m : {&r.a, &r.b, &r.c}) {
+  static void resolve(CompactR1cs& r) {
+    const uint64_t limit = uint64_t{AUX_TAG} + r.num_aux;
+    if (r.num_inputs + r.num_aux > 0xFFFFFFFFull || limit > 0xFFFFFFFFull + 1) {
+      throw SynthesisError("RecordingCS: more than 2^32 columns");
+    }
+    for (CompactMatrix* m : {&r.a, &r.b, &r.c}) {
       for (uint32_t& col : m->col) {
         if (col & AUX_TAG) col = static_cast<uint32_t>(r.num_inputs + (col & ~AUX_TAG));
       }
@@ -130,7 +107,7 @@ class RecordingCS : public CsBase<RecordingCS> {
 
   // Sorts the terms by tagged column (inputs before aux, as in the unified numbering), merges
   // repeated variables and drops zero sums.
-  void append_row(SparseMatrix& m, const LinearCombination& lc) {
+  void append_row(CompactMatrix& m, const LinearCombination& lc) {
     scratch_.clear();
     for (const Term& t : lc.terms()) scratch_.push_back({tagged(t.var), t.coeff});
     std::sort(scratch_.begin(), scratch_.end(), [](const Entry& x, const Entry& y) { return x.col < y.col; });
@@ -141,7 +118,7 @@ class RecordingCS : public CsBase<RecordingCS> {
       for (++i; i < scratch_.size() && scratch_[i].col == col; ++i) sum += scratch_[i].val;
       if (sum.is_zero()) continue;
       m.col.push_back(col);
-      m.val.push_back(sum);
+      m.coeff.push_back(intern(sum));
     }
     m.row_ptr.push_back(m.col.size());
   }
@@ -155,7 +132,16 @@ class RecordingCS : public CsBase<RecordingCS> {
   size_t num_aux_ = 0;
   size_t num_constraints_ = 0;
   bool finalized_ = false;
-  SparseMatrix a_, b_, c_;
+  // ±1 are by far the most common coefficients; skip the hash lookup for them.
+  uint32_t intern(const Fr& v) {
+    if (v == one_) return 0;
+    if (v == minus_one_) return 1;
+    return interner_.intern(v);
+  }
+
+  CompactMatrix a_, b_, c_;
+  CoeffInterner interner_;
+  Fr one_ = Fr::one(), minus_one_ = -Fr::one();
   std::vector<Entry> scratch_;
 };
 

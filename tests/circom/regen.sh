@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the circom fixtures of tests/test_circom.cpp: mul3.r1cs (circom 2.2.3 via the npm
-# package circom2@0.2.23, --prime bls12381, default --O1) and mul3.wtns (snarkjs@0.7.6 wtns
-# calculate on mul3.input.json), checks the witness with `snarkjs wtns check` and prints
-# `snarkjs r1cs info` (the counts that test_circom.cpp expects).
+# Regenerates the circom fixtures of tests/test_circom.cpp and tests/test_pce.cpp: X.r1cs (circom
+# 2.2.3 via the npm package circom2@0.2.23, --prime bls12381, default --O1) and X.wtns
+# (snarkjs@0.7.6 wtns calculate on X.input.json) for X = mul3, mix; checks each witness with
+# `snarkjs wtns check` and prints `snarkjs r1cs info` (the counts the tests expect).
 #
 #   bash tests/circom/regen.sh            # tools are installed into a temporary directory
 #   TOOLS=/path/with/node_modules bash tests/circom/regen.sh
@@ -25,12 +25,14 @@ fi
 CIRCOM=(node "$TOOLS/node_modules/circom2/cli.js")
 SNARKJS=(node "$TOOLS/node_modules/snarkjs/build/cli.cjs")
 
-"${CIRCOM[@]}" "$HERE/mul3.circom" --r1cs --wasm --prime bls12381 -o "$WORK" >&2
-"${SNARKJS[@]}" wtns calculate "$WORK/mul3_js/mul3.wasm" "$HERE/mul3.input.json" "$WORK/mul3.wtns" >&2
-"${SNARKJS[@]}" wtns check "$WORK/mul3.r1cs" "$WORK/mul3.wtns" >&2
-"${SNARKJS[@]}" r1cs info "$WORK/mul3.r1cs"
+for c in mul3 mix; do
+  "${CIRCOM[@]}" "$HERE/$c.circom" --r1cs --wasm --prime bls12381 -o "$WORK" >&2
+  "${SNARKJS[@]}" wtns calculate "$WORK/${c}_js/$c.wasm" "$HERE/$c.input.json" "$WORK/$c.wtns" >&2
+  "${SNARKJS[@]}" wtns check "$WORK/$c.r1cs" "$WORK/$c.wtns" >&2
+  "${SNARKJS[@]}" r1cs info "$WORK/$c.r1cs"
+done
 
-for f in mul3.r1cs mul3.wtns; do
+for f in mul3.r1cs mul3.wtns mix.r1cs mix.wtns; do
   if [ -f "$HERE/$f" ] && cmp -s "$WORK/$f" "$HERE/$f"; then
     echo "$f: unchanged" >&2
   else

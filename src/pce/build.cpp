@@ -1,0 +1,181 @@
+#include "pce/build.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "util/thread_pool.hpp"
+
+namespace cuzk::pce {
+
+namespace {
+
+// Section buffers of a Pce built in memory.
+struct OwnedStorage final : PceStorage {
+  std::array<std::vector<uint64_t>, kNumSections> buffers;
+};
+
+CoeffEncoding narrowest(uint64_t dict_size) {
+  if (dict_size <= 256) return CoeffEncoding::Dict8;
+  if (dict_size <= 65536) return CoeffEncoding::Dict16;
+  return CoeffEncoding::Full;
+}
+
+int rank(CoeffEncoding e) {
+  return static_cast<int>(e);
+}
+
+void check_matrix(const r1cs::CompactMatrix& m, const char* name, const r1cs::CompactR1cs& r) {
+  auto fail = [&](const std::string& what) {
+    throw std::invalid_argument(std::string("build_pce: matrix ") + name + ": " + what);
+  };
+  if (m.row_ptr.size() != r.num_constraints + 1)
+    fail("has " + std::to_string(m.row_ptr.size() - 1) + " rows, expected " + std::to_string(r.num_constraints));
+  if (m.col.size() != m.coeff.size()) fail("column and coefficient counts differ");
+  if (m.row_ptr.front() != 0 || m.row_ptr.back() != m.col.size()) fail("row pointers do not span the non-zeros");
+}
+
+template <class T>
+std::span<T> typed(std::vector<uint64_t>& buf, uint64_t count) {
+  return {reinterpret_cast<T*>(buf.data()), count};
+}
+
+}  // namespace
+
+Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
+  if (r.coeffs.size() < 2 || r.coeffs[0] != Fr::one() || r.coeffs[1] != -Fr::one()) {
+    throw std::invalid_argument("build_pce: the coefficient table must start with +1, -1");
+  }
+  const r1cs::CompactMatrix* mats[3] = {&r.a, &r.b, &r.c};
+  const char* names[3] = {"A", "B", "C"};
+  for (int m = 0; m < 3; ++m) check_matrix(*mats[m], names[m], r);
+
+  PceInfo info;
+  info.circuit_id = options.circuit_id;
+  info.num_inputs = r.num_inputs;
+  info.num_aux = r.num_aux;
+  info.num_constraints = r.num_constraints;
+  const CoeffEncoding fit = narrowest(r.coeffs.size());
+  info.encoding = options.encoding.value_or(fit);
+  if (rank(info.encoding) < rank(fit)) {
+    throw std::invalid_argument(std::string("build_pce: ") + std::to_string(r.coeffs.size()) +
+                                " distinct coefficients do not fit encoding " + to_string(info.encoding));
+  }
+  info.dict_size = info.encoding == CoeffEncoding::Full ? 0 : r.coeffs.size();
+  for (int m = 0; m < 3; ++m) {
+    info.nnz[m] = mats[m]->nnz();
+    info.row_ptr_width[m] = options.force_row_ptr64 || info.nnz[m] > 0xFFFFFFFFull ? 8 : 4;
+  }
+  if (info.num_columns() > (uint64_t{1} << 32)) throw std::invalid_argument("build_pce: more than 2^32 columns");
+
+  auto storage = std::make_shared<OwnedStorage>();
+  const auto bytes = info.section_bytes();
+  std::array<std::span<const std::byte>, kNumSections> sections{};
+  for (size_t i = 0; i < kNumSections; ++i) {
+    storage->buffers[i].assign((bytes[i] + 7) / 8, 0);
+    sections[i] = {reinterpret_cast<const std::byte*>(storage->buffers[i].data()), bytes[i]};
+  }
+  auto buf = [&](Section s) -> std::vector<uint64_t>& { return storage->buffers[section_index(s)]; };
+
+  if (info.encoding != CoeffEncoding::Full) {
+    std::memcpy(buf(Section::Dictionary).data(), r.coeffs.data(), r.coeffs.size() * sizeof(Fr));
+  }
+  ThreadPool& pool = ThreadPool::global();
+  const uint64_t width = info.num_columns();
+  const uint64_t dict = r.coeffs.size();
+  std::vector<std::atomic<uint64_t>> a_aux((info.num_aux + 63) / 64), b_in((info.num_inputs + 63) / 64),
+      b_aux((info.num_aux + 63) / 64);
+  for (int m = 0; m < 3; ++m) {
+    const r1cs::CompactMatrix& src = *mats[m];
+    const auto id = static_cast<MatrixId>(m);
+    if (info.row_ptr_width[m] == 4) {
+      auto dst = typed<uint32_t>(buf(row_ptr_section(id)), src.row_ptr.size());
+      for (size_t i = 0; i < src.row_ptr.size(); ++i) dst[i] = static_cast<uint32_t>(src.row_ptr[i]);
+    } else {
+      std::memcpy(buf(row_ptr_section(id)).data(), src.row_ptr.data(), src.row_ptr.size() * 8);
+    }
+    std::memcpy(buf(col_section(id)).data(), src.col.data(), src.col.size() * 4);
+    auto& coeff = buf(coeff_section(id));
+    std::atomic<bool> bad{false};
+    pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
+      for (size_t k = k0; k < k1; ++k) {
+        const uint32_t idx = src.coeff[k];
+        const uint64_t col = src.col[k];
+        if (idx >= dict || col >= width) {
+          bad.store(true);
+          return;
+        }
+        switch (info.encoding) {
+          case CoeffEncoding::Dict8:
+            typed<uint8_t>(coeff, src.nnz())[k] = static_cast<uint8_t>(idx);
+            break;
+          case CoeffEncoding::Dict16:
+            typed<uint16_t>(coeff, src.nnz())[k] = static_cast<uint16_t>(idx);
+            break;
+          case CoeffEncoding::Full:
+            typed<Fr>(coeff, src.nnz())[k] = r.coeffs[idx];
+            break;
+        }
+        if (m == 0 && col >= info.num_inputs) {
+          const uint64_t j = col - info.num_inputs;
+          a_aux[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
+        } else if (m == 1) {
+          auto& words = col < info.num_inputs ? b_in : b_aux;
+          const uint64_t j = col < info.num_inputs ? col : col - info.num_inputs;
+          words[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
+        }
+      }
+    });
+    if (bad) {
+      throw std::invalid_argument(std::string("build_pce: matrix ") + names[m] +
+                                  " has a column >= width or a coefficient index >= table size");
+    }
+  }
+  auto store = [&](Section s, const std::vector<std::atomic<uint64_t>>& words) {
+    for (size_t i = 0; i < words.size(); ++i) buf(s)[i] = words[i].load(std::memory_order_relaxed);
+  };
+  store(Section::AAuxDensity, a_aux);
+  store(Section::BInputDensity, b_in);
+  store(Section::BAuxDensity, b_aux);
+
+  Pce pce(std::move(info), sections, std::move(storage));
+  if (std::string err = pce.validate_structure(); !err.empty()) throw std::invalid_argument("build_pce: " + err);
+  return pce;
+}
+
+r1cs::CompactR1cs to_compact(const Pce& pce) {
+  r1cs::CompactR1cs out;
+  out.num_inputs = pce.num_inputs();
+  out.num_aux = pce.num_aux();
+  out.num_constraints = pce.num_constraints();
+  r1cs::CoeffInterner interner;  // only for full values; dictionary indices are kept as they are
+  r1cs::CompactMatrix* mats[3] = {&out.a, &out.b, &out.c};
+  for (int m = 0; m < 3; ++m) {
+    const auto id = static_cast<MatrixId>(m);
+    const MatrixView& v = pce.matrix(id);
+    r1cs::CompactMatrix& dst = *mats[m];
+    dst.row_ptr.resize(v.rows + 1);
+    for (uint64_t i = 0; i <= v.rows; ++i) dst.row_ptr[i] = v.row_begin(i);
+    dst.col.assign(v.col.begin(), v.col.end());
+    dst.coeff.resize(v.nnz);
+    for (uint64_t k = 0; k < v.nnz; ++k) {
+      if (!v.idx8.empty()) {
+        dst.coeff[k] = v.idx8[k];
+      } else if (!v.idx16.empty()) {
+        dst.coeff[k] = v.idx16[k];
+      } else {
+        dst.coeff[k] = interner.intern(v.values[k]);
+      }
+    }
+  }
+  if (pce.encoding() == CoeffEncoding::Full) {
+    out.coeffs = std::move(interner).take();
+  } else {
+    out.coeffs.assign(pce.dictionary().begin(), pce.dictionary().end());
+  }
+  return out;
+}
+
+}  // namespace cuzk::pce
