@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-PKGS=(build-essential cmake ninja-build git pkg-config clang-format
+PKGS=(build-essential cmake ninja-build git pkg-config clang-format libxxhash-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -8,6 +8,8 @@
 
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
+#include "pce/matvec.hpp"
+#include "pce/synthetic.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "r1cs/r1cs.hpp"
 #include "util/rng.hpp"
@@ -277,6 +279,23 @@ TEST(Pce, RecordingCsCompactFormBuildsAPce) {
   EXPECT_TRUE(same(to_compact(p), c));
 }
 
+TEST(Pce, SyntheticPorepShapeIsSoundAndHasTheScaledCounts) {
+  const SyntheticShape shape = SyntheticShape::porep_32g(1e-4);
+  const Pce p = synthetic_pce(shape, "synthetic-porep");
+  EXPECT_EQ(p.num_constraints(), 13028u);
+  EXPECT_EQ(p.info().nnz[0], 30941u);
+  EXPECT_EQ(p.info().nnz[1], 13033u);
+  EXPECT_EQ(p.info().nnz[2], 28266u);
+  EXPECT_EQ(p.validate_structure(), "");
+  EXPECT_GT(p.a_aux_density().count(), p.num_aux() / 2);
+  // Deterministic in the seed.
+  const Pce q = synthetic_pce(shape, "synthetic-porep");
+  for (size_t i = 0; i < kNumSections; ++i) {
+    ASSERT_TRUE(std::equal(p.sections()[i].begin(), p.sections()[i].end(), q.sections()[i].begin()));
+  }
+  EXPECT_THROW(SyntheticShape::porep_32g(0.0), std::invalid_argument);
+}
+
 TEST(PceCircom, Mul3ImportsWithInputConstraints) {
   auto p = pce_from_circom_file(fixture("mul3.r1cs"));
   ASSERT_TRUE(p.ok()) << p.error();
@@ -311,6 +330,13 @@ TEST(PceCircom, MixWitnessSatisfiesTheImportedMatrices) {
   const r1cs::R1cs full = to_compact(*p).expand();
   const auto a = r1cs::mul_vec(full.a, *w), b = r1cs::mul_vec(full.b, *w), c = r1cs::mul_vec(full.c, *w);
   for (uint64_t r = 0; r + p->num_inputs() < p->num_constraints(); ++r) ASSERT_EQ(a[r] * b[r], c[r]) << "row " << r;
+  // The PCE's MatVec on the circom witness (z = wires as they are: inputs first, then aux).
+  const std::span<const Fr> z(*w);
+  const MatVecResult mv = matvec(*p, z.first(p->num_inputs()), z.subspan(p->num_inputs()));
+  EXPECT_EQ(mv.a, a);
+  EXPECT_EQ(mv.b, b);
+  EXPECT_EQ(mv.c, c);
+  for (uint64_t r = 0; r < p->num_constraints(); ++r) ASSERT_EQ(mv.a[r] * mv.b[r], mv.c[r]) << "row " << r;
   // A broken witness breaks some row.
   std::vector<Fr> bad = *w;
   bad[10] += Fr::one();

@@ -23,6 +23,19 @@ struct SelfcheckOptions {
 };
 int run_selfcheck(const SelfcheckOptions& o);
 
+struct PceOptions {
+  std::string action;  // extract | info | verify | bench (set by the parser)
+  std::string r1cs, output, circuit_id, encoding = "auto", file, mode = "mmap";
+  double synthetic_scale = 0;
+  unsigned reps = 3;
+  unsigned threads = 0;
+  bool json = false;
+  bool quiet = false;
+};
+// Registers `pce` and its subcommands; returns the `pce` subcommand.
+CLI::App* add_pce_command(CLI::App& app, PceOptions& o);
+int run_pce(const PceOptions& o);
+
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();
 

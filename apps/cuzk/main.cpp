@@ -26,6 +26,9 @@ int main(int argc, char** argv) {
   auto* c = app.add_subcommand("selfcheck", "Check the arithmetic against built-in known answers (@noble/curves)");
   c->add_flag("--json", check.json, "Print one JSON object instead of a table");
 
+  cuzk::cli::PceOptions pce;
+  auto* p = cuzk::cli::add_pce_command(app, pce);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -38,6 +41,10 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_speed(speed);
     }
     if (*c) return cuzk::cli::run_selfcheck(check);
+    if (*p) {
+      if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
+      return cuzk::cli::run_pce(pce);
+    }
   } catch (const std::exception& e) {
     std::cerr << "cuzk: error: " << e.what() << "\n";
     return 1;

@@ -104,8 +104,8 @@ class Fp {
   std::string to_decimal() const;  // canonical value in base 10
 
   constexpr bool is_zero() const { return is_zero_limbs(v_); }
-  constexpr bool is_one() const { return v_ == R1; }
-  friend constexpr bool operator==(const Fp& a, const Fp& b) { return a.v_ == b.v_; }
+  constexpr bool is_one() const { return equal_limbs(v_, R1); }
+  friend constexpr bool operator==(const Fp& a, const Fp& b) { return equal_limbs(a.v_, b.v_); }
 
   friend constexpr Fp operator+(const Fp& a, const Fp& b) {
     Fp r;

@@ -74,6 +74,14 @@ constexpr bool less_than(const Limbs<N>& a, const Limbs<N>& b) {
   return false;
 }
 
+// Equality without a memcmp call (std::array == is one): an OR of XORs the compiler keeps inline.
+template <size_t N>
+constexpr bool equal_limbs(const Limbs<N>& a, const Limbs<N>& b) {
+  uint64_t d = 0;
+  for (size_t i = 0; i < N; ++i) d |= a[i] ^ b[i];
+  return d == 0;
+}
+
 template <size_t N>
 constexpr bool is_zero_limbs(const Limbs<N>& a) {
   uint64_t acc = 0;

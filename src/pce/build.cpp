@@ -1,5 +1,6 @@
 #include "pce/build.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
@@ -31,8 +32,10 @@ void check_matrix(const r1cs::CompactMatrix& m, const char* name, const r1cs::Co
   auto fail = [&](const std::string& what) {
     throw std::invalid_argument(std::string("build_pce: matrix ") + name + ": " + what);
   };
-  if (m.row_ptr.size() != r.num_constraints + 1)
-    fail("has " + std::to_string(m.row_ptr.size() - 1) + " rows, expected " + std::to_string(r.num_constraints));
+  if (m.row_ptr.size() != r.num_constraints + 1) {
+    fail("has " + std::to_string(m.row_ptr.size()) + " row pointers, expected " +
+         std::to_string(r.num_constraints + 1));
+  }
   if (m.col.size() != m.coeff.size()) fail("column and coefficient counts differ");
   if (m.row_ptr.front() != 0 || m.row_ptr.back() != m.col.size()) fail("row pointers do not span the non-zeros");
 }
@@ -80,7 +83,7 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
   auto buf = [&](Section s) -> std::vector<uint64_t>& { return storage->buffers[section_index(s)]; };
 
   if (info.encoding != CoeffEncoding::Full) {
-    std::memcpy(buf(Section::Dictionary).data(), r.coeffs.data(), r.coeffs.size() * sizeof(Fr));
+    std::copy(r.coeffs.begin(), r.coeffs.end(), typed<Fr>(buf(Section::Dictionary), r.coeffs.size()).begin());
   }
   ThreadPool& pool = ThreadPool::global();
   const uint64_t width = info.num_columns();
@@ -94,9 +97,9 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
       auto dst = typed<uint32_t>(buf(row_ptr_section(id)), src.row_ptr.size());
       for (size_t i = 0; i < src.row_ptr.size(); ++i) dst[i] = static_cast<uint32_t>(src.row_ptr[i]);
     } else {
-      std::memcpy(buf(row_ptr_section(id)).data(), src.row_ptr.data(), src.row_ptr.size() * 8);
+      std::copy(src.row_ptr.begin(), src.row_ptr.end(), buf(row_ptr_section(id)).begin());
     }
-    std::memcpy(buf(col_section(id)).data(), src.col.data(), src.col.size() * 4);
+    std::copy(src.col.begin(), src.col.end(), typed<uint32_t>(buf(col_section(id)), src.col.size()).begin());
     auto& coeff = buf(coeff_section(id));
     std::atomic<bool> bad{false};
     pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
@@ -161,9 +164,9 @@ r1cs::CompactR1cs to_compact(const Pce& pce) {
     dst.col.assign(v.col.begin(), v.col.end());
     dst.coeff.resize(v.nnz);
     for (uint64_t k = 0; k < v.nnz; ++k) {
-      if (!v.idx8.empty()) {
+      if (pce.encoding() == CoeffEncoding::Dict8) {
         dst.coeff[k] = v.idx8[k];
-      } else if (!v.idx16.empty()) {
+      } else if (pce.encoding() == CoeffEncoding::Dict16) {
         dst.coeff[k] = v.idx16[k];
       } else {
         dst.coeff[k] = interner.intern(v.values[k]);

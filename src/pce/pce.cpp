@@ -196,6 +196,7 @@ bool is_canonical(const Fr& v) {
 std::string Pce::validate_structure() const {
   const PceInfo& in = info_;
   const std::string where = in.circuit_id.empty() ? "PCE" : "PCE '" + in.circuit_id + "'";
+  if (!storage_) return where + ": empty (no sections)";
   // Dictionary.
   for (uint64_t i = 0; i < dictionary_.size(); ++i) {
     if (!is_canonical(dictionary_[i])) return where + ": dictionary entry " + std::to_string(i) + " is not < r";

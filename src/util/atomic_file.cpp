@@ -1,0 +1,107 @@
+#include "util/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "util/rng.hpp"
+
+namespace cuzk {
+
+namespace {
+
+// The directory part of `path` ("." when there is none), for the temp file and the directory fsync.
+std::string dir_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path, unsigned mode) : path_(std::move(path)) {
+  const size_t slash = path_.find_last_of('/');
+  const std::string prefix = slash == std::string::npos ? "" : path_.substr(0, slash + 1);
+  const std::string base = path_.substr(prefix.size());
+  if (base.empty()) throw std::runtime_error(path_ + ": not a file name");
+  SystemRng rng;
+  // O_EXCL makes a name collision fail instead of sharing a file; retry a few fresh names.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    char suffix[64];
+    std::snprintf(suffix, sizeof(suffix), ".tmp-%ld-%016llx", static_cast<long>(::getpid()),
+                  static_cast<unsigned long long>(rng()));
+    temp_path_ = prefix + "." + base + suffix;
+    do fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    while (fd_ < 0 && errno == EINTR);
+    if (fd_ >= 0) return;
+    if (errno != EEXIST) break;
+  }
+  const int err = errno;
+  throw std::runtime_error(path_ + ": cannot create temporary file " + temp_path_ + ": " + std::strerror(err));
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void AtomicFile::fail(const char* what, int err) const {
+  throw std::runtime_error(path_ + ": " + what + " (temporary file " + temp_path_ + "): " + std::strerror(err));
+}
+
+void AtomicFile::allocate(uint64_t bytes) {
+  if (::fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) == 0) return;
+  const int err = errno;
+  if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL) fail("cannot allocate space", err);
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) fail("cannot set the file size", errno);
+}
+
+void AtomicFile::write(std::span<const std::byte> data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write error", errno);
+    }
+    data = data.subspan(static_cast<size_t>(n));
+  }
+}
+
+void AtomicFile::pwrite(std::span<const std::byte> data, uint64_t offset) {
+  while (!data.empty()) {
+    ssize_t n = ::pwrite(fd_, data.data(), data.size(), static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write error", errno);
+    }
+    data = data.subspan(static_cast<size_t>(n));
+    offset += static_cast<uint64_t>(n);
+  }
+}
+
+void AtomicFile::commit() {
+  if (committed_ || fd_ < 0) throw std::logic_error(path_ + ": AtomicFile::commit called twice");
+  // The data must be on disk before the rename makes it visible under the real name; otherwise
+  // a crash could leave the new name pointing at an incompletely written file.
+  if (::fsync(fd_) != 0) fail("fsync failed", errno);
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) fail("close failed", errno);
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("cannot rename the temporary file into place", errno);
+  committed_ = true;
+  // The rename itself lives in the directory; fsync it so that the new name survives a crash.
+  const std::string dir = dir_of(path_);
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) fail("cannot open the directory to fsync it", errno);
+  const int rc = ::fsync(dfd);
+  const int err = errno;
+  ::close(dfd);
+  if (rc != 0) fail("fsync of the directory failed", err);
+}
+
+}  // namespace cuzk
