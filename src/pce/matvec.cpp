@@ -1,6 +1,10 @@
 #include "pce/matvec.hpp"
 
+#include <immintrin.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -68,11 +72,8 @@ inline Coeff classify(const Fr& c, const Fr*) {
 }
 static_assert(kCoeffPlusOne == Coeff::Plus && kCoeffMinusOne == Coeff::Minus);
 
-// acc (+)= c·v. The first term of a row is assigned rather than added to zero: most rows have one
-// to three terms, so this saves an addition per row (measured: a sixth of the run time). ±1 cost an addition or
-// subtraction; other coefficients are skipped for v = 0 and added as they are for v = 1 (most aux values of Filecoin
-// circuits are bits), and multiplied only otherwise. One accumulator rather than separate + and - sums: fewer
-// registers, and no final subtraction per row (measured faster).
+// acc (+)= c·v, branching on the coefficient class and on v ∈ {0, 1}. The first term of a row is
+// assigned rather than added to zero (most rows have one to three terms).
 template <bool First>
 inline void accumulate(Fr& acc, Coeff c, const Fr& v) {
   switch (c.kind) {
@@ -84,7 +85,7 @@ inline void accumulate(Fr& acc, Coeff c, const Fr& v) {
       }
       return;
     case Coeff::Minus:
-      acc -= v;  // on the first term acc is zero: 0 - v, branch-free unlike unary minus
+      acc -= v;  // on the first term acc is zero: 0 - v
       return;
     case Coeff::Other:
       if (v.is_zero()) return;
@@ -98,10 +99,23 @@ inline void accumulate(Fr& acc, Coeff c, const Fr& v) {
   }
 }
 
-// out[r] = row r of the matrix times z, for r in [r0, r1). CoeffT is uint8_t/uint16_t (dictionary
-// indices into dict) or Fr (full values). noinline: inlined into the dispatching lambda, GCC
-// allocated registers worse and the kernel ran 40% slower.
-template <MatVecKernel K, class RowPtr, class CoeffT>
+// Stores a result. Streaming (non-temporal) stores skip the read-for-ownership of the output line:
+// at PoRep scale the three outputs are 12.5 GB that are written once and not read back here.
+template <bool Stream>
+inline void store(Fr* dst, const Fr& v) {
+  if constexpr (Stream) {
+    auto* d = reinterpret_cast<long long*>(dst);
+    const auto& l = v.raw();
+    _mm_stream_si64(d, static_cast<long long>(l[0]));
+    _mm_stream_si64(d + 1, static_cast<long long>(l[1]));
+    _mm_stream_si64(d + 2, static_cast<long long>(l[2]));
+    _mm_stream_si64(d + 3, static_cast<long long>(l[3]));
+  } else {
+    *dst = v;
+  }
+}
+
+template <MatVecKernel K, bool Stream, class RowPtr, class CoeffT>
 __attribute__((noinline)) void rows_kernel(const RowPtr* row_ptr, const uint32_t* col, const CoeffT* coeff,
                                            const Fr* dict, Witness z, uint64_t r0, uint64_t r1, Fr* out) {
   const uint64_t kend = row_ptr[r1];
@@ -127,21 +141,21 @@ __attribute__((noinline)) void rows_kernel(const RowPtr* row_ptr, const uint32_t
     Fr acc;
     if (k < e) term(acc, std::true_type{});
     while (k < e) term(acc, std::false_type{});
-    out[r] = acc;
+    store<Stream>(out + r, acc);
   }
 }
 
-template <MatVecKernel K>
+template <MatVecKernel K, bool Stream>
 void run_rows(const Pce& pce, const MatrixView& m, Witness z, uint64_t r0, uint64_t r1, Fr* out) {
   const Fr* dict = pce.dictionary().data();
   auto with_row_ptr = [&](const auto* rp) {
     switch (pce.encoding()) {
       case CoeffEncoding::Dict8:
-        return rows_kernel<K>(rp, m.col.data(), m.idx8.data(), dict, z, r0, r1, out);
+        return rows_kernel<K, Stream>(rp, m.col.data(), m.idx8.data(), dict, z, r0, r1, out);
       case CoeffEncoding::Dict16:
-        return rows_kernel<K>(rp, m.col.data(), m.idx16.data(), dict, z, r0, r1, out);
+        return rows_kernel<K, Stream>(rp, m.col.data(), m.idx16.data(), dict, z, r0, r1, out);
       case CoeffEncoding::Full:
-        return rows_kernel<K>(rp, m.col.data(), m.values.data(), dict, z, r0, r1, out);
+        return rows_kernel<K, Stream>(rp, m.col.data(), m.values.data(), dict, z, r0, r1, out);
     }
   };
   if (!m.row_ptr32.empty()) {
@@ -186,39 +200,57 @@ void check_size(const char* what, size_t got, uint64_t want) {
 }
 
 struct Task {
-  uint8_t matrix;
   uint64_t r0, r1;
 };
 
-// Cuts each matrix into row ranges of about `chunk` work (non-zeros + rows: an empty row still
-// costs a store), by binary search on the row pointers.
+// Rows a task processes per matrix before moving to the next one: A, B and C rows of one block
+// read z near the same columns, so z is fetched from memory once for the three, not three times.
+constexpr uint64_t kBlockRows = 2048;
+
+// Cuts the rows into ranges of about `chunk` work (non-zeros of A, B and C + 3 stores per row),
+// by binary search on the summed row pointers.
 void plan(const Pce& pce, uint64_t chunk, std::vector<Task>& tasks) {
-  for (uint8_t mi = 0; mi < 3; ++mi) {
-    const MatrixView& m = pce.matrix(static_cast<MatrixId>(mi));
-    if (m.rows == 0) continue;
-    const uint64_t work = m.nnz + m.rows;
-    const uint64_t pieces = std::max<uint64_t>(1, (work + chunk - 1) / chunk);
-    auto cum = [&](uint64_t r) { return m.row_begin(r) + r; };  // work before row r, increasing
-    uint64_t r0 = 0;
-    for (uint64_t p = 1; p <= pieces; ++p) {
-      uint64_t r1 = m.rows;
-      if (p < pieces) {
-        const uint64_t target = work / pieces * p + std::min(work % pieces, p);
-        uint64_t lo = r0, hi = m.rows;  // first r in [r0, rows] with cum(r) >= target
-        while (lo < hi) {
-          const uint64_t mid = lo + (hi - lo) / 2;
-          if (cum(mid) < target) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
+  const uint64_t rows = pce.num_constraints();
+  auto cum = [&](uint64_t r) { return pce.a().row_begin(r) + pce.b().row_begin(r) + pce.c().row_begin(r) + 3 * r; };
+  const uint64_t work = cum(rows);
+  const uint64_t pieces = std::max<uint64_t>(1, (work + chunk - 1) / chunk);
+  uint64_t r0 = 0;
+  for (uint64_t p = 1; p <= pieces; ++p) {
+    uint64_t r1 = rows;
+    if (p < pieces) {
+      const uint64_t target = work / pieces * p + std::min(work % pieces, p);
+      uint64_t lo = r0, hi = rows;  // first r in [r0, rows] with cum(r) >= target
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (cum(mid) < target) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
         }
-        r1 = lo;
       }
-      if (r1 > r0) tasks.push_back({mi, r0, r1});
-      r0 = r1;
+      r1 = lo;
     }
+    if (r1 > r0) tasks.push_back({r0, r1});
+    r0 = r1;
   }
+}
+
+template <MatVecKernel K, bool Stream>
+void run_task(const Pce& pce, Witness z, const Task& task, Fr* const outs[3]) {
+  for (uint64_t s = task.r0; s < task.r1; s += kBlockRows) {
+    const uint64_t e = std::min(task.r1, s + kBlockRows);
+    for (int m = 0; m < 3; ++m) run_rows<K, Stream>(pce, pce.matrix(static_cast<MatrixId>(m)), z, s, e, outs[m]);
+  }
+  if constexpr (Stream) _mm_sfence();  // streamed stores are weakly ordered: publish before the join
+}
+
+// CUZK_MATVEC_STREAM=0|1 overrides the default store kind (for measurements).
+bool stream_stores() {
+  static const bool on = [] {
+    const char* e = std::getenv("CUZK_MATVEC_STREAM");
+    return e == nullptr ? true : std::strcmp(e, "0") != 0;
+  }();
+  return on;
 }
 
 }  // namespace
@@ -245,14 +277,15 @@ void matvec(const Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux,
   plan(pce, chunk, tasks);
 
   const Witness z{inputs.data(), aux.data(), pce.num_inputs()};
-  Fr* outs[3] = {a.data(), b.data(), c.data()};
+  Fr* const outs[3] = {a.data(), b.data(), c.data()};
+  const bool stream = stream_stores();
   pool.parallel_for(tasks.size(), [&](size_t t) {
-    const Task& task = tasks[t];
-    const MatrixView& m = pce.matrix(static_cast<MatrixId>(task.matrix));
     if (options.kernel == MatVecKernel::Generic) {
-      run_rows<MatVecKernel::Generic>(pce, m, z, task.r0, task.r1, outs[task.matrix]);
+      stream ? run_task<MatVecKernel::Generic, true>(pce, z, tasks[t], outs)
+             : run_task<MatVecKernel::Generic, false>(pce, z, tasks[t], outs);
     } else {
-      run_rows<MatVecKernel::Auto>(pce, m, z, task.r0, task.r1, outs[task.matrix]);
+      stream ? run_task<MatVecKernel::Auto, true>(pce, z, tasks[t], outs)
+             : run_task<MatVecKernel::Auto, false>(pce, z, tasks[t], outs);
     }
   });
 }
