@@ -56,6 +56,10 @@ head -c $((size - 100)) "$tmp/mix.pce" >"$tmp/short.pce"
 expect_rc 1 "$cuzk" pce verify "$tmp/short.pce"
 expect_rc 1 "$cuzk" pce info "$tmp/short.pce"
 expect_rc 1 "$cuzk" pce verify "$tmp/missing.pce"
+expect_rc 0 "$cuzk" pce extract --circuit chain:2^10 -o "$tmp/chain.pce" --quiet
+out=$("$cuzk" pce info "$tmp/chain.pce" --json)
+echo "$out" | grep -q '"circuit_id": "builtin:chain:1024"' || { echo "FAIL: builtin pce info: $out"; fail=1; }
+expect_rc 2 "$cuzk" pce extract --circuit nope:2^10 -o "$tmp/nope.pce"
 expect_rc 0 "$cuzk" pce extract --synthetic-porep 0.0001 -o "$tmp/syn.pce" --quiet
 out=$("$cuzk" pce bench "$tmp/syn.pce" --reps 1 --threads 2 --json)
 for key in '"plain_read_gbps": ' '"mmap_open_ms": ' '"read_checksums_vs_plain_read": ' '"matvec_speedup": '; do

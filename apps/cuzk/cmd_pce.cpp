@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/builtin.hpp"
 #include "commands.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
@@ -113,6 +114,14 @@ int run_extract(const PceOptions& o) {
   Result<pce::Pce> p = make_error("no source");
   if (!o.r1cs.empty()) {
     p = pce::pce_from_circom_file(o.r1cs, bo);
+  } else if (!o.circuit.empty()) {
+    auto spec = circuits::parse_builtin(o.circuit);
+    if (!spec) {
+      std::cerr << "cuzk: error: " << spec.error();
+      return 2;
+    }
+    if (bo.circuit_id.empty()) bo.circuit_id = "builtin:" + spec->name();
+    p = pce::build_pce(circuits::record_builtin(*spec), bo);
   } else {
     if (bo.encoding && *bo.encoding != pce::CoeffEncoding::Dict8) {
       std::cerr << "cuzk: error: --synthetic-porep PCEs are dict8\n";
@@ -303,21 +312,27 @@ int run_bench(const PceOptions& o) {
 CLI::App* add_pce_command(CLI::App& app, PceOptions& o) {
   auto* pce = app.add_subcommand("pce", "Pre-compiled circuits (.pce): extract, info, verify, bench");
   pce->require_subcommand(1);
-  auto* ex = pce->add_subcommand("extract", "Build a .pce from a circom .r1cs (or a synthetic PoRep-shaped circuit)");
+  auto* ex = pce->add_subcommand(
+      "extract", "Build a .pce from a circom .r1cs, a built-in circuit, or a synthetic PoRep-shaped one");
   auto* src =
       ex->add_option("--r1cs", o.r1cs, "circom .r1cs file (compiled with --prime bls12381)")->check(CLI::ExistingFile);
   auto* syn = ex->add_option("--synthetic-porep", o.synthetic_scale,
                              "Synthetic circuit with the 32 GiB PoRep partition's shape, scaled (0 < SCALE <= 1)")
                   ->check(CLI::Range(1e-9, 1.0));
+  auto* cir = ex->add_option("--circuit", o.circuit, "Built-in circuit:\n" + circuits::builtin_help());
   src->excludes(syn);
+  src->excludes(cir);
+  syn->excludes(cir);
   ex->add_option("-o,--output", o.output, "Output .pce path (written atomically)")->required();
   ex->add_option("--circuit-id", o.circuit_id, "Identifier stored in the file (default: circom:<stem>)");
   ex->add_option("--encoding", o.encoding, "Coefficient encoding")
       ->check(CLI::IsMember({"auto", "dict8", "dict16", "full"}));
   ex->add_flag("--json", o.json, "Print one JSON object");
   ex->add_flag("-q,--quiet", o.quiet, "No progress bar");
-  ex->callback([&o, ex, src, syn] {
-    if (src->count() == 0 && syn->count() == 0) throw CLI::RequiredError("--r1cs or --synthetic-porep");
+  ex->callback([&o, src, syn, cir] {
+    if (src->count() + syn->count() + cir->count() == 0) {
+      throw CLI::RequiredError("--r1cs, --circuit or --synthetic-porep");
+    }
     o.action = "extract";
   });
 

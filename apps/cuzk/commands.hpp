@@ -25,7 +25,7 @@ int run_selfcheck(const SelfcheckOptions& o);
 
 struct PceOptions {
   std::string action;  // extract | info | verify | bench (set by the parser)
-  std::string r1cs, output, circuit_id, encoding = "auto", file, mode = "mmap";
+  std::string r1cs, circuit, output, circuit_id, encoding = "auto", file, mode = "mmap";
   double synthetic_scale = 0;
   unsigned reps = 3;
   unsigned threads = 0;
@@ -35,6 +35,16 @@ struct PceOptions {
 // Registers `pce` and its subcommands; returns the `pce` subcommand.
 CLI::App* add_pce_command(CLI::App& app, PceOptions& o);
 int run_pce(const PceOptions& o);
+
+struct Groth16Options {
+  std::string action;  // setup | prove | verify | export-vk (set by the parser)
+  std::string pce, r1cs, circuit, params, vk, zkey, wtns, proof, public_json, json_out;
+  uint64_t seed = 1;
+  bool verbose = false;
+  bool quiet = false;
+};
+void add_groth16_commands(CLI::App& app, Groth16Options& o);
+int run_groth16(const Groth16Options& o);
 
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();

@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
 
   cuzk::cli::PceOptions pce;
   auto* p = cuzk::cli::add_pce_command(app, pce);
+  cuzk::cli::Groth16Options g16;
+  cuzk::cli::add_groth16_commands(app, g16);
 
   try {
     app.parse(argc, argv);
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_speed(speed);
     }
     if (*c) return cuzk::cli::run_selfcheck(check);
+    if (!g16.action.empty()) return cuzk::cli::run_groth16(g16);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);

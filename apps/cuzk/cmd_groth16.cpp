@@ -1,0 +1,289 @@
+// `cuzk setup | prove | verify | export-vk`: Groth16 over BLS12-381 with bellperson/Filecoin files
+// (.params, .vk, 192-byte proofs) and snarkjs files (.zkey, .wtns, proof.json, public.json,
+// verification_key.json).
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "circuits/builtin.hpp"
+#include "commands.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/proof_codec.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/prover_zkey.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/snarkjs_json.hpp"
+#include "groth16/verifier.hpp"
+#include "groth16/zkey.hpp"
+#include "pce/build.hpp"
+#include "pce/from_circom.hpp"
+#include "pce/pce_file.hpp"
+#include "r1cs/circom_wtns.hpp"
+#include "util/atomic_file.hpp"
+#include "util/progress.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using groth16::Fr;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Usage problems (exit 2) and failures (exit 1) are told apart by type.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <class T>
+T must(Result<T> r) {
+  if (!r) throw std::runtime_error(r.error());
+  return std::move(r).value();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  f.write(std::as_bytes(std::span(text.data(), text.size())));
+  f.commit();
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The circuit to prove or to set up: a PCE from a .pce file, a circom .r1cs or a built-in
+// circuit; plus, for built-in circuits, their own witness.
+struct Circuit {
+  pce::Pce pce;
+  std::optional<circuits::BuiltinWitness> builtin_witness;
+};
+
+Circuit load_circuit(const Groth16Options& o) {
+  const int sources = !o.pce.empty() + !o.r1cs.empty() + !o.circuit.empty();
+  if (sources != 1) throw UsageError("give exactly one of --pce, --r1cs, --circuit");
+  Circuit c;
+  if (!o.pce.empty()) {
+    c.pce = must(pce::load_pce(o.pce));
+  } else if (!o.r1cs.empty()) {
+    c.pce = must(pce::pce_from_circom_file(o.r1cs));
+  } else {
+    auto spec = circuits::parse_builtin(o.circuit);
+    if (!spec) throw UsageError(spec.error());
+    c.pce = pce::build_pce(circuits::record_builtin(*spec), {"builtin:" + spec->name(), {}, false});
+    c.builtin_witness = circuits::witness_builtin(*spec);
+  }
+  return c;
+}
+
+int run_setup(const Groth16Options& o) {
+  const auto t0 = Clock::now();
+  Circuit c = load_circuit(o);
+  const double load_s = since(t0);
+  const auto t1 = Clock::now();
+  groth16::ProvingKey pk;
+  {
+    Progress bar("setup", 1, !o.quiet);
+    pk = groth16::setup(c.pce, groth16::ToxicWaste::from_seed(o.seed), bar.callback());
+  }
+  const double setup_s = since(t1);
+  const auto t2 = Clock::now();
+  must(groth16::write_params(pk, o.params));
+  if (!o.vk.empty()) must(groth16::write_vk(pk.vk, o.vk));
+  std::fprintf(stderr, "setup: %llu constraints, %zu inputs, %zu aux: circuit %.2f s, setup %.2f s, write %.2f s\n",
+               static_cast<unsigned long long>(c.pce.num_constraints()), static_cast<size_t>(c.pce.num_inputs()),
+               static_cast<size_t>(c.pce.num_aux()), load_s, setup_s, since(t2));
+  std::fprintf(stderr,
+               "setup: TEST-ONLY parameters (toxic waste derived from seed %llu); never use them in production\n",
+               static_cast<unsigned long long>(o.seed));
+  return 0;
+}
+
+int prove_zkey_cmd(const Groth16Options& o) {
+  if (o.wtns.empty() || o.proof.empty()) throw UsageError("--zkey needs --wtns and --proof");
+  const auto t0 = Clock::now();
+  const groth16::Zkey zkey = must(groth16::load_zkey(o.zkey));
+  const std::vector<Fr> w = must(circom::load_wtns(o.wtns));
+  const double load_s = since(t0);
+  groth16::ZkeyProveTimings t;
+  const groth16::Proof proof = groth16::prove_zkey(zkey, w, &t);
+  write_text(o.proof, groth16::write_snarkjs_proof(proof));
+  if (!o.public_json.empty()) {
+    write_text(o.public_json, groth16::write_snarkjs_public(std::span(w).subspan(1, zkey.n_public)));
+  }
+  if (o.verbose) {
+    std::fprintf(stderr,
+                 "prove: load %.3f s | abc %.3f  h %.3f  msm a %.3f b1 %.3f b2 %.3f c %.3f h %.3f  finish %.3f | "
+                 "prove %.3f s\n",
+                 load_s, t.abc, t.h_fft, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c, t.msm_h, t.finish, t.total);
+  }
+  return 0;
+}
+
+int prove_params_cmd(const Groth16Options& o) {
+  if (o.proof.empty()) throw UsageError("--params needs --proof");
+  const auto t0 = Clock::now();
+  Circuit c = load_circuit(o);
+  std::vector<Fr> inputs, aux;
+  if (!o.wtns.empty()) {
+    const std::vector<Fr> w = must(circom::load_wtns(o.wtns));
+    if (w.size() != c.pce.num_columns()) {
+      throw std::runtime_error(o.wtns + ": the witness has " + std::to_string(w.size()) +
+                               " values, the circuit needs " + std::to_string(c.pce.num_columns()));
+    }
+    inputs.assign(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(c.pce.num_inputs()));
+    aux.assign(w.begin() + static_cast<std::ptrdiff_t>(c.pce.num_inputs()), w.end());
+  } else if (c.builtin_witness) {
+    inputs = std::move(c.builtin_witness->inputs);
+    aux = std::move(c.builtin_witness->aux);
+  } else {
+    throw UsageError("give --wtns (only built-in circuits bring their own witness)");
+  }
+  groth16::ParamsReadOptions ro;
+  const groth16::ProvingKey pk = must(groth16::read_params(o.params, ro));
+  const double load_s = since(t0);
+  groth16::ProveTimings t;
+  const groth16::Proof proof = groth16::prove(pk, c.pce, inputs, aux, &t);
+  if (ends_with(o.proof, ".json")) {
+    write_text(o.proof, groth16::write_snarkjs_proof(proof));
+  } else {
+    const std::vector<uint8_t> bytes = groth16::encode_proofs(std::span(&proof, 1));
+    AtomicFile f(o.proof);
+    f.write(std::as_bytes(std::span(bytes)));
+    f.commit();
+  }
+  if (!o.public_json.empty()) write_text(o.public_json, groth16::write_snarkjs_public(std::span(inputs).subspan(1)));
+  if (o.verbose) {
+    std::fprintf(
+        stderr,
+        "prove: load %.3f s | matvec %.3f  h %.3f  msm h %.3f l %.3f a %.3f b_g1 %.3f b_g2 %.3f  finalize %.3f "
+        "| prove %.3f s\n",
+        load_s, t.matvec_s, t.h_poly_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b_g1_s, t.msm_b_g2_s, t.finalize_s,
+        t.total_s());
+  }
+  return 0;
+}
+
+int run_verify(const Groth16Options& o) {
+  if (o.vk.empty() || o.proof.empty() || o.public_json.empty())
+    throw UsageError("verify needs --vk, --proof, --public");
+  const groth16::VerifyingKey vk =
+      ends_with(o.vk, ".json") ? must(groth16::load_snarkjs_vk(o.vk)) : must(groth16::read_vk(o.vk));
+  groth16::Proof proof;
+  if (ends_with(o.proof, ".json")) {
+    proof = must(groth16::load_snarkjs_proof(o.proof));
+  } else {
+    const std::string bytes = read_text(o.proof);
+    auto proofs = must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
+    if (proofs.size() != 1)
+      throw std::runtime_error(o.proof + ": holds " + std::to_string(proofs.size()) + " proofs; expected 1");
+    proof = proofs[0];
+  }
+  const std::vector<Fr> inputs = must(groth16::load_snarkjs_public(o.public_json));
+  const bool ok = must(groth16::verify(groth16::prepare(vk), proof, inputs));
+  if (!o.quiet) std::printf("%s\n", ok ? "OK: the proof is valid" : "INVALID: the proof does not verify");
+  return ok ? 0 : 1;
+}
+
+int run_export_vk(const Groth16Options& o) {
+  if (o.json_out.empty()) throw UsageError("export-vk needs --json");
+  groth16::VerifyingKey vk;
+  if (!o.zkey.empty()) {
+    vk = groth16::vk_from_zkey(must(groth16::load_zkey(o.zkey)));
+  } else if (!o.vk.empty()) {
+    vk = must(groth16::read_vk(o.vk));
+  } else {
+    throw UsageError("export-vk needs --vk or --zkey");
+  }
+  write_text(o.json_out, groth16::write_snarkjs_vk(vk));
+  return 0;
+}
+
+void add_circuit_options(CLI::App* app, Groth16Options& o) {
+  app->add_option("--pce", o.pce, "Pre-compiled circuit (.pce)")->check(CLI::ExistingFile);
+  app->add_option("--r1cs", o.r1cs, "circom .r1cs (compiled with --prime bls12381)")->check(CLI::ExistingFile);
+  app->add_option("--circuit", o.circuit, "Built-in circuit:\n" + circuits::builtin_help());
+}
+
+}  // namespace
+
+void add_groth16_commands(CLI::App& app, Groth16Options& o) {
+  auto* setup = app.add_subcommand(
+      "setup", "TEST-ONLY single-party Groth16 setup (toxic waste from --seed): writes .params and .vk");
+  add_circuit_options(setup, o);
+  setup->add_option("--params", o.params, "Output .params (bellperson layout)")->required();
+  setup->add_option("--vk", o.vk, "Output .vk");
+  setup->add_option("--seed", o.seed, "Seed of the toxic waste (TEST-ONLY: anyone with it can forge proofs)");
+  setup->add_flag("-q,--quiet", o.quiet, "No progress bar");
+  setup->callback([&o] { o.action = "setup"; });
+
+  auto* prove = app.add_subcommand("prove", "Prove: --zkey Z --wtns W (snarkjs) or --params P with a circuit");
+  prove->add_option("--zkey", o.zkey, "snarkjs Groth16 proving key")->check(CLI::ExistingFile);
+  prove->add_option("--params", o.params, "bellperson .params")->check(CLI::ExistingFile);
+  add_circuit_options(prove, o);
+  prove->add_option("--wtns", o.wtns, "Witness (.wtns)")->check(CLI::ExistingFile);
+  prove->add_option("--proof", o.proof, "Output: *.json = snarkjs proof.json, else 192-byte bellperson proof")
+      ->required();
+  prove->add_option("--public", o.public_json, "Output public.json (public inputs without ONE)");
+  prove->add_flag("-v,--verbose", o.verbose, "Per-stage timings on stderr");
+  prove->callback([&o] { o.action = "prove"; });
+
+  auto* verify = app.add_subcommand("verify", "Verify a proof: exit 0 valid, 1 invalid, 2 error");
+  verify->add_option("--vk", o.vk, "Verifying key: .vk (bellperson) or verification_key.json (snarkjs)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  verify->add_option("--proof", o.proof, "proof.json or a 192-byte proof")->required()->check(CLI::ExistingFile);
+  verify->add_option("--public", o.public_json, "public.json")->required()->check(CLI::ExistingFile);
+  verify->add_flag("-q,--quiet", o.quiet, "Exit code only");
+  verify->callback([&o] { o.action = "verify"; });
+
+  auto* ex = app.add_subcommand("export-vk", "Write a verifying key as snarkjs verification_key.json");
+  ex->add_option("--vk", o.vk, ".vk file")->check(CLI::ExistingFile);
+  ex->add_option("--zkey", o.zkey, "or a .zkey")->check(CLI::ExistingFile);
+  ex->add_option("--json", o.json_out, "Output verification_key.json")->required();
+  ex->callback([&o] { o.action = "export-vk"; });
+}
+
+int run_groth16(const Groth16Options& o) {
+  try {
+    if (o.action == "setup") return run_setup(o);
+    if (o.action == "prove") {
+      if (!o.zkey.empty() && !o.params.empty()) throw UsageError("give --zkey or --params, not both");
+      if (!o.zkey.empty()) return prove_zkey_cmd(o);
+      if (!o.params.empty()) return prove_params_cmd(o);
+      throw UsageError("prove needs --zkey or --params");
+    }
+    if (o.action == "verify") {
+      try {
+        return run_verify(o);
+      } catch (const UsageError&) {
+        throw;
+      } catch (const std::exception& e) {  // unreadable or malformed inputs: exit 2, not "invalid"
+        std::cerr << "cuzk: error: " << e.what() << "\n";
+        return 2;
+      }
+    }
+    if (o.action == "export-vk") return run_export_vk(o);
+  } catch (const UsageError& e) {
+    std::cerr << "cuzk: usage: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,108 @@
+#pragma once
+// The Groth16 prover over a Pce and bellperson-form keys (keys.hpp), in two stages:
+//
+//   stage 1 ("device" stage, what a GPU would do): H = (A·B - C)/Z on the zcash domain
+//     (shared/reference/gpu-prover.md section 3: a, b, c zero-padded to m, ifft, coset_fft with
+//     shift 7, a·b - c, divide by Z = 7^m - 1 on the coset, coset_ifft, first m - 1 coefficients),
+//     then the five MSMs: h (m - 1 points), l (aux), a (inputs dense, aux through the A aux
+//     density), b_g1 and b_g2 (inputs and aux through the B densities). Zero scalars are skipped
+//     (and ones summed directly) by ec::msm;
+//   stage 2 ("finalize"): with the randomizers r, s
+//     A  = alpha_g1 + sum a-query + r delta_g1
+//     B  = beta_g2  + sum b_g2-query + s delta_g2        (G2)
+//     B1 = beta_g1  + sum b_g1-query + s delta_g1        (G1)
+//     C  = sum h + sum l + s A + r B1 - r s delta_g1.
+//
+// Sizes are validated (key against the Pce, witness and a/b/c against the Pce) and mismatches
+// throw std::invalid_argument naming the offending count.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ec/bls12_381.hpp"
+#include "groth16/keys.hpp"
+#include "pce/pce.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::groth16 {
+
+using ec::G1;
+using ec::G2;
+
+// Seconds spent per step. Every function that takes a ProveTimings* ADDS its times to the fields
+// (so prove_many reports totals over its circuits); start from a zero-initialised struct.
+struct ProveTimings {
+  double matvec_s = 0;  // a, b, c = A·z, B·z, C·z over the Pce
+  double h_poly_s = 0;  // the NTTs and pointwise work that give H's coefficients
+  double msm_h_s = 0;   // the five MSMs
+  double msm_l_s = 0;
+  double msm_a_s = 0;
+  double msm_b_g1_s = 0;
+  double msm_b_g2_s = 0;
+  double finalize_s = 0;  // stage 2
+  double msm_s() const { return msm_h_s + msm_l_s + msm_a_s + msm_b_g1_s + msm_b_g2_s; }
+  double stage1_s() const { return h_poly_s + msm_s(); }
+  double total_s() const { return matvec_s + stage1_s() + finalize_s; }
+};
+
+struct ProverOptions {
+  ThreadPool* pool = nullptr;  // null: ThreadPool::global()
+};
+
+// One circuit's witness and its constraint evaluations.
+struct ProverInput {
+  std::span<const Fr> inputs;  // num_inputs, ONE first (must be 1)
+  std::span<const Fr> aux;     // num_aux
+  // a = A·z, b = B·z, c = C·z, num_constraints each (pce::matvec, or r1cs::ProvingCS::a/b/c after
+  // finalize()). Stage 1 consumes them: they are resized to the domain and used as H's scratch.
+  std::vector<Fr> a, b, c;
+};
+
+// What stage 1 hands to stage 2: the MSM sums (Jacobian).
+struct ProofMsms {
+  G1 h, l, a, b_g1;
+  G2 b_g2;
+};
+
+// Throws std::invalid_argument unless the key fits the Pce: ic = num_inputs, l = num_aux,
+// h = m - 1, a = num_inputs + |A aux density|, b_g1 = b_g2 = |B input density| + |B aux density|.
+void validate_key(const ProvingKey& pk, const pce::Pce& pce);
+
+// Runs MatVec: the ProverInput for (inputs, aux). Validates the witness sizes.
+ProverInput make_prover_input(const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux,
+                              ProveTimings* timings = nullptr, const ProverOptions& options = {});
+
+// H's m - 1 coefficients (bellperson convention) from a, b, c (each at most m = domain size long;
+// consumed). m must be a power of two >= 2 and >= every input's size.
+std::vector<Fr> compute_h(size_t m, std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
+                          ThreadPool* pool = nullptr);
+
+// Stage 1. The key must fit the Pce (validate_key) and `input` must have the Pce's sizes.
+ProofMsms prove_stage1(const ProvingKey& pk, const pce::Pce& pce, ProverInput input, ProveTimings* timings = nullptr,
+                       const ProverOptions& options = {});
+
+// Stage 2: cheap (a handful of scalar multiplications).
+Proof prove_finalize(const VerifyingKey& vk, const ProofMsms& msms, const Fr& r, const Fr& s,
+                     ProveTimings* timings = nullptr);
+
+// MatVec + stage 1 + stage 2.
+Proof prove(const ProvingKey& pk, const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux, const Fr& r,
+            const Fr& s, ProveTimings* timings = nullptr, const ProverOptions& options = {});
+// The same with r, s drawn from SystemRng (the kernel's CSPRNG).
+Proof prove(const ProvingKey& pk, const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux,
+            ProveTimings* timings = nullptr, const ProverOptions& options = {});
+
+// Several witnesses of the same circuit (e.g. the partitions of a PoRep proof); proofs in order.
+struct Witness {
+  std::span<const Fr> inputs;
+  std::span<const Fr> aux;
+};
+// r.size() and s.size() must equal witnesses.size().
+std::vector<Proof> prove_many(const ProvingKey& pk, const pce::Pce& pce, std::span<const Witness> witnesses,
+                              std::span<const Fr> r, std::span<const Fr> s, ProveTimings* timings = nullptr,
+                              const ProverOptions& options = {});
+// The same with every r, s drawn from SystemRng.
+std::vector<Proof> prove_many(const ProvingKey& pk, const pce::Pce& pce, std::span<const Witness> witnesses,
+                              ProveTimings* timings = nullptr, const ProverOptions& options = {});
+
+}  // namespace cuzk::groth16
