@@ -230,6 +230,7 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   setup->add_option("--vk", o.vk, "Output .vk");
   setup->add_option("--seed", o.seed, "Seed of the toxic waste (TEST-ONLY: anyone with it can forge proofs)");
   setup->add_flag("-q,--quiet", o.quiet, "No progress bar");
+  setup->add_option("--threads", o.threads, "Worker threads (default: all)")->check(CLI::Range(1, 4096));
   setup->callback([&o] { o.action = "setup"; });
 
   auto* prove = app.add_subcommand("prove", "Prove: --zkey Z --wtns W (snarkjs) or --params P with a circuit");
@@ -241,6 +242,7 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
       ->required();
   prove->add_option("--public", o.public_json, "Output public.json (public inputs without ONE)");
   prove->add_flag("-v,--verbose", o.verbose, "Per-stage timings on stderr");
+  prove->add_option("--threads", o.threads, "Worker threads (default: all)")->check(CLI::Range(1, 4096));
   prove->callback([&o] { o.action = "prove"; });
 
   auto* verify = app.add_subcommand("verify", "Verify a proof: exit 0 valid, 1 invalid, 2 error");

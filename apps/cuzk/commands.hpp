@@ -40,6 +40,7 @@ struct Groth16Options {
   std::string action;  // setup | prove | verify | export-vk (set by the parser)
   std::string pce, r1cs, circuit, params, vk, zkey, wtns, proof, public_json, json_out;
   uint64_t seed = 1;
+  unsigned threads = 0;  // 0 = all hardware threads
   bool verbose = false;
   bool quiet = false;
 };

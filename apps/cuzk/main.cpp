@@ -43,7 +43,10 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_speed(speed);
     }
     if (*c) return cuzk::cli::run_selfcheck(check);
-    if (!g16.action.empty()) return cuzk::cli::run_groth16(g16);
+    if (!g16.action.empty()) {
+      if (g16.threads) cuzk::ThreadPool::set_global_threads(g16.threads);
+      return cuzk::cli::run_groth16(g16);
+    }
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);
