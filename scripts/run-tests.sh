@@ -22,6 +22,6 @@ rm -rf "$live"
 echo "== ASan+UBSan build and tests"
 CMAKE_BUILD_TYPE=RelWithDebInfo bash scripts/build.sh build-asan -DCUZK_SANITIZE=ON -DCUZK_BUILD_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan -L cpu --output-on-failure -j "$jobs"
+  ctest --test-dir build-asan -L cpu -LE slow --output-on-failure -j "$jobs"
 
 echo "== all tests passed in $(( $(date +%s) - t0 )) s"
