@@ -22,6 +22,7 @@
 #include "pce/matvec.hpp"
 #include "pce_test_circuits.hpp"
 #include "poly/domain.hpp"
+#include "test_helpers.hpp"
 
 namespace {
 
@@ -29,15 +30,6 @@ using namespace cuzk;
 using namespace cuzk::groth16;
 using namespace cuzk::pce_test;
 using g16_ref::Circuit;
-
-ThreadPool& pool1() {
-  static ThreadPool p(1);
-  return p;
-}
-ThreadPool& pool4() {
-  static ThreadPool p(4);
-  return p;
-}
 
 struct Fixture {
   Circuit c;
@@ -74,8 +66,8 @@ void check_circuit(F&& circuit, uint64_t seed, bool reference = true) {
   EXPECT_TRUE(g16_ref::verify(f.pk.vk, f.c.inputs(), random));
   EXPECT_NE(random, proof);
   // Thread-count independence.
-  EXPECT_EQ(prove(f.pk, f.c.pce, f.c.inputs(), f.c.aux(), r, s, nullptr, {.pool = &pool1()}), proof);
-  EXPECT_EQ(prove(f.pk, f.c.pce, f.c.inputs(), f.c.aux(), r, s, nullptr, {.pool = &pool4()}), proof);
+  EXPECT_EQ(prove(f.pk, f.c.pce, f.c.inputs(), f.c.aux(), r, s, nullptr, {.pool = &test::pool<1>()}), proof);
+  EXPECT_EQ(prove(f.pk, f.c.pce, f.c.inputs(), f.c.aux(), r, s, nullptr, {.pool = &test::pool<4>()}), proof);
 }
 
 TEST(Prover, Cubic) {
@@ -108,8 +100,8 @@ TEST(Prover, HMatchesLongDivision) {
   const Circuit c = g16_ref::build([](auto& cs) { random_coeffs(cs, 8, 50, 3, 10); });
   const size_t m = poly::Domain::size_for(c.pce.num_constraints());
   const std::vector<Fr> want = g16_ref::h_poly(g16_ref::evaluate(c.r1cs, c.inputs(), c.aux()), m);
-  EXPECT_EQ(compute_h(m, c.cs.a(), c.cs.b(), c.cs.c(), &pool1()), want);
-  EXPECT_EQ(compute_h(m, c.cs.a(), c.cs.b(), c.cs.c(), &pool4()), want);
+  EXPECT_EQ(compute_h(m, c.cs.a(), c.cs.b(), c.cs.c(), &test::pool<1>()), want);
+  EXPECT_EQ(compute_h(m, c.cs.a(), c.cs.b(), c.cs.c(), &test::pool<4>()), want);
   EXPECT_THROW(compute_h(m + 1, c.cs.a(), c.cs.b(), c.cs.c()), std::invalid_argument);
   EXPECT_THROW(compute_h(m / 2, c.cs.a(), c.cs.b(), c.cs.c()), std::invalid_argument);
 }

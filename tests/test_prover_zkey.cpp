@@ -23,6 +23,7 @@
 #include "groth16/prover_zkey.hpp"
 #include "groth16/zkey.hpp"
 #include "r1cs/circom_wtns.hpp"
+#include "test_helpers.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
@@ -39,18 +40,9 @@ std::string root_dir() {
   return std::string(CUZK_VECTORS_DIR) + "/..";
 }
 
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  return json::parse(in);
-}
-
-Fq fq(const json& j) {
-  return Fq::from_decimal(j.get<std::string>()).value();
-}
-Fr fr(const json& j) {
-  return Fr::from_decimal(j.get<std::string>()).value();
-}
+using test::fq;
+using test::fr;
+using test::read_json;
 
 // snarkjs objects: G1 [x, y, "1"], G2 [[x0, x1], [y0, y1], ["1", "0"]] (affine; infinity has z = 0).
 G1Affine g1_from_json(const json& j) {

@@ -17,6 +17,7 @@
 #include "groth16_reference.hpp"
 #include "pce_test_circuits.hpp"
 #include "poly/domain.hpp"
+#include "test_helpers.hpp"
 
 namespace {
 
@@ -24,15 +25,6 @@ using namespace cuzk;
 using namespace cuzk::groth16;
 using namespace cuzk::pce_test;
 using g16_ref::Circuit;
-
-ThreadPool& pool1() {
-  static ThreadPool p(1);
-  return p;
-}
-ThreadPool& pool4() {
-  static ThreadPool p(4);
-  return p;
-}
 
 void expect_same_key(const ProvingKey& got, const ProvingKey& want) {
   EXPECT_EQ(got.vk.alpha_g1, want.vk.alpha_g1);
@@ -75,17 +67,17 @@ void check_against_reference(F&& circuit, uint64_t seed) {
     expect_same_key(pk, want);
     expect_density_shape(pk, c.pce);
   }
-  for (ThreadPool* pool : {&pool1(), &pool4()}) {
+  for (ThreadPool* pool : {&test::pool<1>(), &test::pool<4>()}) {
     SCOPED_TRACE(std::to_string(pool->size()) + " threads");
     expect_same_key(setup(c.pce, tw, {}, pool), want);
   }
   // Other Pce forms of the same matrices: full coefficients, u64 row pointers.
   const pce::Pce full =
       pce::build_pce(c.compact, {.circuit_id = "t", .encoding = pce::CoeffEncoding::Full, .force_row_ptr64 = true});
-  expect_same_key(setup(full, tw, {}, &pool4()), want);
+  expect_same_key(setup(full, tw, {}, &test::pool<4>()), want);
   if (c.compact.coeffs.size() <= 65536) {
     const pce::Pce d16 = pce::build_pce(c.compact, {.circuit_id = "t", .encoding = pce::CoeffEncoding::Dict16});
-    expect_same_key(setup(d16, tw, {}, &pool4()), want);
+    expect_same_key(setup(d16, tw, {}, &test::pool<4>()), want);
   }
 }
 
@@ -103,8 +95,8 @@ TEST(Setup, LagrangeBasis) {
   for (size_t m : {2, 8, 64}) {
     const Fr tau = Fr::random(rng);
     const std::vector<Fr> want = g16_ref::lagrange(m, tau);
-    EXPECT_EQ(lagrange_at(m, tau, &pool1()), want);
-    EXPECT_EQ(lagrange_at(m, tau, &pool4()), want);
+    EXPECT_EQ(lagrange_at(m, tau, &test::pool<1>()), want);
+    EXPECT_EQ(lagrange_at(m, tau, &test::pool<4>()), want);
     Fr sum = Fr::zero();
     for (const Fr& l : want) sum += l;
     EXPECT_EQ(sum, Fr::one());  // the basis sums to the constant polynomial 1
@@ -112,7 +104,7 @@ TEST(Setup, LagrangeBasis) {
   // Larger than a chunk: compare against the closed form at a few points.
   const size_t m = size_t{1} << 14;
   const Fr tau = Fr::random(rng);
-  const std::vector<Fr> l = lagrange_at(m, tau, &pool4());
+  const std::vector<Fr> l = lagrange_at(m, tau, &test::pool<4>());
   Fr sum = Fr::zero();
   for (const Fr& x : l) sum += x;
   EXPECT_EQ(sum, Fr::one());
@@ -126,7 +118,7 @@ TEST(Setup, QapMatchesNaive) {
   Xoshiro256 rng(9);
   const Fr tau = Fr::random(rng);
   const g16_ref::Qap want = g16_ref::qap_at(c.r1cs, tau);
-  for (ThreadPool* pool : {&pool1(), &pool4()}) {
+  for (ThreadPool* pool : {&test::pool<1>(), &test::pool<4>()}) {
     const QapAtTau got = evaluate_qap(c.pce, tau, pool);
     EXPECT_EQ(got.domain_size, want.m);
     EXPECT_EQ(got.z, tau.pow(want.m) - Fr::one());
@@ -147,10 +139,10 @@ void check_fixed_base(const ec::Affine<C>& base, std::initializer_list<unsigned>
   for (const Fr& k : scalars) want.push_back(g16_ref::naive_mul(base, k).to_affine());
   for (unsigned w : windows) {
     SCOPED_TRACE("window " + std::to_string(w));
-    const FixedBaseTable<C> table(base, w, scalars.size(), &pool4());
+    const FixedBaseTable<C> table(base, w, scalars.size(), &test::pool<4>());
     EXPECT_GE(table.window_bits() * table.num_windows(), 255u);
     for (size_t i = 0; i < scalars.size(); ++i) EXPECT_EQ(table.mul(scalars[i]).to_affine(), want[i]);
-    for (ThreadPool* pool : {&pool1(), &pool4()}) {
+    for (ThreadPool* pool : {&test::pool<1>(), &test::pool<4>()}) {
       std::vector<ec::Affine<C>> out(scalars.size());
       std::atomic<uint64_t> done{0};
       table.mul_many(scalars, out, pool, [&](uint64_t k) { done += k; });

@@ -16,6 +16,7 @@
 #include "groth16/zkey.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/circom_r1cs.hpp"
+#include "test_helpers.hpp"
 
 namespace cuzk::groth16 {
 namespace {
@@ -36,18 +37,9 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  return json::parse(in);
-}
-
-Fq fq(const json& j) {
-  return Fq::from_decimal(j.get<std::string>()).value();
-}
-Fr fr(const json& j) {
-  return Fr::from_decimal(j.get<std::string>()).value();
-}
+using test::fq;
+using test::fr;
+using test::read_json;
 
 // snarkjs objects: G1 [x, y, z], G2 [[x0, x1], [y0, y1], [z0, z1]]; affine z = 1, infinity z = 0.
 void expect_g1(const json& j, const G1Affine& p, const std::string& what) {
