@@ -57,6 +57,25 @@ expect_rc 0 "$cuzk" setup --circuit chain:2^8 --params "$tmp/chain.params" --vk 
 expect_rc 0 "$cuzk" prove --params "$tmp/chain.params" --circuit chain:2^8 --proof "$tmp/chain.bin" --public "$tmp/chain.pub.json"
 expect_rc 0 "$cuzk" verify --vk "$tmp/chain.vk" --proof "$tmp/chain.bin" --public "$tmp/chain.pub.json"
 
+# Several proofs in one call (partitions): two witnesses of mix, 384 bytes, batch-verified.
+node "$root/tests/vectors/node_modules/circom2/cli.js" "$c/mix.circom" --wasm --prime bls12381 -o "$tmp" >/dev/null 2>&1 ||
+  bad "circom2 failed"
+snarkjs wtns calculate "$tmp/mix_js/mix.wasm" "$root/tests/groth16/snarkjs/mix2.input.json" "$tmp/mix2.wtns" ||
+  bad "snarkjs wtns calculate failed: $(cat "$tmp/snarkjs.log")"
+expect_rc 0 "$cuzk" prove --params "$tmp/mix.params" --pce "$tmp/mix.pce" --wtns "$c/mix.wtns" --wtns "$tmp/mix2.wtns" \
+  --proof "$tmp/two.bin" --public "$tmp/two.json"
+[ "$(stat -c %s "$tmp/two.bin")" -eq 384 ] || bad "two proofs are not 384 bytes"
+expect_rc 0 "$cuzk" verify --vk "$tmp/mix.vk" --proof "$tmp/two.bin" --public "$tmp/two.json"
+node -e '
+  const fs = require("fs");
+  const p = JSON.parse(fs.readFileSync(process.argv[1]));
+  [p[0], p[1]] = [p[1], p[0]];
+  fs.writeFileSync(process.argv[2], JSON.stringify(p));' "$tmp/two.json" "$tmp/two-swapped.json"
+expect_rc 1 "$cuzk" verify --vk "$tmp/mix.vk" --proof "$tmp/two.bin" --public "$tmp/two-swapped.json"
+expect_rc 2 "$cuzk" verify --vk "$tmp/mix.vk" --proof "$tmp/two.bin" --public "$tmp/pub.json"
+expect_rc 2 "$cuzk" prove --params "$tmp/mix.params" --pce "$tmp/mix.pce" --wtns "$c/mix.wtns" --wtns "$tmp/mix2.wtns" \
+  --proof "$tmp/two.json"
+
 # (c) rejections, by both verifiers.
 sed 's/12297829382473034410/12297829382473034411/' "$tmp/pub.json" >"$tmp/badpub.json"
 cmp -s "$tmp/pub.json" "$tmp/badpub.json" && bad "test setup: public input not changed"

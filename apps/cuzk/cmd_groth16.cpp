@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -115,10 +116,10 @@ int run_setup(const Groth16Options& o) {
 }
 
 int prove_zkey_cmd(const Groth16Options& o) {
-  if (o.wtns.empty() || o.proof.empty()) throw UsageError("--zkey needs --wtns and --proof");
+  if (o.wtns.size() != 1 || o.proof.empty()) throw UsageError("--zkey needs one --wtns and --proof");
   const auto t0 = Clock::now();
   const groth16::Zkey zkey = must(groth16::load_zkey(o.zkey));
-  const std::vector<Fr> w = must(circom::load_wtns(o.wtns));
+  const std::vector<Fr> w = must(circom::load_wtns(o.wtns[0]));
   const double load_s = since(t0);
   groth16::ZkeyProveTimings t;
   const groth16::Proof proof = groth16::prove_zkey(zkey, w, &t);
@@ -139,35 +140,51 @@ int prove_params_cmd(const Groth16Options& o) {
   if (o.proof.empty()) throw UsageError("--params needs --proof");
   const auto t0 = Clock::now();
   Circuit c = load_circuit(o);
-  std::vector<Fr> inputs, aux;
-  if (!o.wtns.empty()) {
-    const std::vector<Fr> w = must(circom::load_wtns(o.wtns));
+  // One witness per proof: every --wtns in order (partitions), or the built-in circuit's own.
+  std::vector<std::vector<Fr>> inputs, aux;
+  for (const std::string& path : o.wtns) {
+    const std::vector<Fr> w = must(circom::load_wtns(path));
     if (w.size() != c.pce.num_columns()) {
-      throw std::runtime_error(o.wtns + ": the witness has " + std::to_string(w.size()) +
-                               " values, the circuit needs " + std::to_string(c.pce.num_columns()));
+      throw std::runtime_error(path + ": the witness has " + std::to_string(w.size()) + " values, the circuit needs " +
+                               std::to_string(c.pce.num_columns()));
     }
-    inputs.assign(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(c.pce.num_inputs()));
-    aux.assign(w.begin() + static_cast<std::ptrdiff_t>(c.pce.num_inputs()), w.end());
-  } else if (c.builtin_witness) {
-    inputs = std::move(c.builtin_witness->inputs);
-    aux = std::move(c.builtin_witness->aux);
-  } else {
-    throw UsageError("give --wtns (only built-in circuits bring their own witness)");
+    const auto split = w.begin() + static_cast<std::ptrdiff_t>(c.pce.num_inputs());
+    inputs.emplace_back(w.begin(), split);
+    aux.emplace_back(split, w.end());
   }
+  if (o.wtns.empty()) {
+    if (!c.builtin_witness) throw UsageError("give --wtns (only built-in circuits bring their own witness)");
+    inputs.push_back(std::move(c.builtin_witness->inputs));
+    aux.push_back(std::move(c.builtin_witness->aux));
+  }
+  const bool json_out = ends_with(o.proof, ".json");
+  if (json_out && inputs.size() != 1)
+    throw UsageError("a proof.json holds one proof: use a binary --proof for several");
   groth16::ParamsReadOptions ro;
   const groth16::ProvingKey pk = must(groth16::read_params(o.params, ro));
   const double load_s = since(t0);
   groth16::ProveTimings t;
-  const groth16::Proof proof = groth16::prove(pk, c.pce, inputs, aux, &t);
-  if (ends_with(o.proof, ".json")) {
-    write_text(o.proof, groth16::write_snarkjs_proof(proof));
+  std::vector<groth16::Witness> ws;
+  for (size_t i = 0; i < inputs.size(); ++i) ws.push_back({inputs[i], aux[i]});
+  const std::vector<groth16::Proof> proofs = groth16::prove_many(pk, c.pce, ws, &t);
+  if (json_out) {
+    write_text(o.proof, groth16::write_snarkjs_proof(proofs[0]));
   } else {
-    const std::vector<uint8_t> bytes = groth16::encode_proofs(std::span(&proof, 1));
+    const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
     AtomicFile f(o.proof);
     f.write(std::as_bytes(std::span(bytes)));
     f.commit();
   }
-  if (!o.public_json.empty()) write_text(o.public_json, groth16::write_snarkjs_public(std::span(inputs).subspan(1)));
+  if (!o.public_json.empty()) {
+    // One proof: snarkjs's public.json. Several: a JSON array of such arrays, in proof order.
+    std::string text;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const std::string one = groth16::write_snarkjs_public(std::span(inputs[i]).subspan(1));
+      text += inputs.size() == 1 ? one : (i == 0 ? "[\n" : ",\n") + one;
+    }
+    if (inputs.size() > 1) text += "\n]";
+    write_text(o.public_json, text);
+  }
   if (o.verbose) {
     std::fprintf(
         stderr,
@@ -190,8 +207,25 @@ int run_verify(const Groth16Options& o) {
   } else {
     const std::string bytes = read_text(o.proof);
     auto proofs = must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
-    if (proofs.size() != 1)
-      throw std::runtime_error(o.proof + ": holds " + std::to_string(proofs.size()) + " proofs; expected 1");
+    if (proofs.size() > 1) {
+      // Several proofs (partitions): public.json is an array of per-proof arrays; one batch check.
+      const auto outer = nlohmann::json::parse(read_text(o.public_json), nullptr, false);
+      if (!outer.is_array() || outer.size() != proofs.size() || !outer[0].is_array()) {
+        throw std::runtime_error(o.public_json + ": expected an array of " + std::to_string(proofs.size()) +
+                                 " arrays of public inputs, one per proof");
+      }
+      std::vector<std::vector<Fr>> inputs;
+      for (size_t i = 0; i < outer.size(); ++i) {
+        inputs.push_back(
+            must(groth16::parse_snarkjs_public(outer[i].dump(), o.public_json + "[" + std::to_string(i) + "]")));
+      }
+      const bool ok = must(groth16::verify_batch(groth16::prepare(vk), proofs, inputs));
+      if (!o.quiet) {
+        std::printf("%s\n", ok ? ("OK: all " + std::to_string(proofs.size()) + " proofs are valid").c_str()
+                               : "INVALID: at least one proof does not verify");
+      }
+      return ok ? 0 : 1;
+    }
     proof = proofs[0];
   }
   const std::vector<Fr> inputs = must(groth16::load_snarkjs_public(o.public_json));
@@ -237,7 +271,8 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   prove->add_option("--zkey", o.zkey, "snarkjs Groth16 proving key")->check(CLI::ExistingFile);
   prove->add_option("--params", o.params, "bellperson .params")->check(CLI::ExistingFile);
   add_circuit_options(prove, o);
-  prove->add_option("--wtns", o.wtns, "Witness (.wtns)")->check(CLI::ExistingFile);
+  prove->add_option("--wtns", o.wtns, "Witness (.wtns); with --params, repeat it for several proofs (partitions)")
+      ->check(CLI::ExistingFile);
   prove->add_option("--proof", o.proof, "Output: *.json = snarkjs proof.json, else 192-byte bellperson proof")
       ->required();
   prove->add_option("--public", o.public_json, "Output public.json (public inputs without ONE)");

@@ -2,6 +2,7 @@
 // Subcommands of the `cuzk` CLI. Each registers its options on the app and returns the flag that
 // tells whether it was chosen; run_* returns the process exit code.
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -38,7 +39,8 @@ int run_pce(const PceOptions& o);
 
 struct Groth16Options {
   std::string action;  // setup | prove | verify | export-vk (set by the parser)
-  std::string pce, r1cs, circuit, params, vk, zkey, wtns, proof, public_json, json_out;
+  std::string pce, r1cs, circuit, params, vk, zkey, proof, public_json, json_out;
+  std::vector<std::string> wtns;  // --params: one proof per witness (partitions), in order
   uint64_t seed = 1;
   unsigned threads = 0;  // 0 = all hardware threads
   bool verbose = false;
