@@ -7,16 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "pce/owned_sections.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::pce {
 
 namespace {
-
-// Section buffers of a Pce built in memory.
-struct OwnedStorage final : PceStorage {
-  std::array<std::vector<uint64_t>, kNumSections> buffers;
-};
 
 CoeffEncoding narrowest(uint64_t dict_size) {
   if (dict_size <= 256) return CoeffEncoding::Dict8;
@@ -73,13 +69,7 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
   }
   if (info.num_columns() > (uint64_t{1} << 32)) throw std::invalid_argument("build_pce: more than 2^32 columns");
 
-  auto storage = std::make_shared<OwnedStorage>();
-  const auto bytes = info.section_bytes();
-  std::array<std::span<const std::byte>, kNumSections> sections{};
-  for (size_t i = 0; i < kNumSections; ++i) {
-    storage->buffers[i].assign((bytes[i] + 7) / 8, 0);
-    sections[i] = {reinterpret_cast<const std::byte*>(storage->buffers[i].data()), bytes[i]};
-  }
+  auto storage = std::make_shared<OwnedSections>(info);
   auto buf = [&](Section s) -> std::vector<uint64_t>& { return storage->buffers[section_index(s)]; };
 
   if (info.encoding != CoeffEncoding::Full) {
@@ -88,8 +78,7 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
   ThreadPool& pool = ThreadPool::global();
   const uint64_t width = info.num_columns();
   const uint64_t dict = r.coeffs.size();
-  std::vector<std::atomic<uint64_t>> a_aux((info.num_aux + 63) / 64), b_in((info.num_inputs + 63) / 64),
-      b_aux((info.num_aux + 63) / 64);
+  DensityBuilder density(info.num_inputs, info.num_aux);
   for (int m = 0; m < 3; ++m) {
     const r1cs::CompactMatrix& src = *mats[m];
     const auto id = static_cast<MatrixId>(m);
@@ -121,14 +110,7 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
             typed<Fr>(coeff, src.nnz())[k] = r.coeffs[idx];
             break;
         }
-        if (m == 0 && col >= info.num_inputs) {
-          const uint64_t j = col - info.num_inputs;
-          a_aux[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
-        } else if (m == 1) {
-          auto& words = col < info.num_inputs ? b_in : b_aux;
-          const uint64_t j = col < info.num_inputs ? col : col - info.num_inputs;
-          words[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
-        }
+        density.mark(id, col);
       }
     });
     if (bad) {
@@ -136,13 +118,9 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
                                   " has a column >= width or a coefficient index >= table size");
     }
   }
-  auto store = [&](Section s, const std::vector<std::atomic<uint64_t>>& words) {
-    for (size_t i = 0; i < words.size(); ++i) buf(s)[i] = words[i].load(std::memory_order_relaxed);
-  };
-  store(Section::AAuxDensity, a_aux);
-  store(Section::BInputDensity, b_in);
-  store(Section::BAuxDensity, b_aux);
+  density.store(*storage);
 
+  const auto sections = storage->spans;
   Pce pce(std::move(info), sections, std::move(storage));
   if (std::string err = pce.validate_structure(); !err.empty()) throw std::invalid_argument("build_pce: " + err);
   return pce;

@@ -49,11 +49,6 @@ inline void prefetch(const Fr* p) {
   __builtin_prefetch(reinterpret_cast<const char*>(p) + sizeof(Fr) - 1);
 }
 
-// Fr's == (std::array's) compiles to a call to memcmp; these comparisons sit in the inner loop.
-inline bool same(const Fr& a, const Fr& b) {
-  const auto &x = a.raw(), &y = b.raw();
-  return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
-}
 constexpr Fr kOne = Fr::one();
 
 // The class of a coefficient: +1, -1 or anything else (then its value).
@@ -68,7 +63,7 @@ inline Coeff classify(uint16_t i, const Fr* dict) {
   return {i > 1 ? Coeff::Other : Coeff::Kind(i), dict + i};
 }
 inline Coeff classify(const Fr& c, const Fr*) {
-  return {same(c, kOne) ? Coeff::Plus : same(c, kMinusOne) ? Coeff::Minus : Coeff::Other, &c};
+  return {c == kOne ? Coeff::Plus : c == kMinusOne ? Coeff::Minus : Coeff::Other, &c};
 }
 static_assert(kCoeffPlusOne == Coeff::Plus && kCoeffMinusOne == Coeff::Minus);
 
@@ -89,7 +84,7 @@ inline void accumulate(Fr& acc, Coeff c, const Fr& v) {
       return;
     case Coeff::Other:
       if (v.is_zero()) return;
-      const Fr t = same(v, kOne) ? *c.value : *c.value * v;
+      const Fr t = v.is_one() ? *c.value : *c.value * v;
       if constexpr (First) {
         acc = t;
       } else {

@@ -1,5 +1,6 @@
 #include "pce/pce.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "pce/owned_sections.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::pce {
@@ -184,11 +186,7 @@ class FirstError {
 
 // Stored Montgomery limbs must be < r; arithmetic on larger limbs would silently be wrong.
 bool is_canonical(const Fr& v) {
-  const auto& l = v.raw();
-  for (int i = 3; i >= 0; --i) {
-    if (l[i] != Fr::MOD[i]) return l[i] < Fr::MOD[i];
-  }
-  return false;
+  return ff::less_than(v.raw(), Fr::MOD);
 }
 
 }  // namespace
@@ -210,8 +208,7 @@ std::string Pce::validate_structure() const {
   const uint64_t width = in.num_columns();
   const uint64_t dict = in.dict_size;
   // Recomputed densities, one word array per bitmap, filled with atomic ORs.
-  std::vector<std::atomic<uint64_t>> a_aux((in.num_aux + 63) / 64), b_in((in.num_inputs + 63) / 64),
-      b_aux((in.num_aux + 63) / 64);
+  DensityBuilder density(in.num_inputs, in.num_aux);
   static constexpr const char* kNames[3] = {"A", "B", "C"};
   // Pass 1: row pointers, so that pass 2 only reads entries that exist.
   for (uint32_t m = 0; m < 3; ++m) {
@@ -267,31 +264,19 @@ std::string Pce::validate_structure() const {
               return;
             }
           }
-          if (m == 0 && col >= in.num_inputs) {
-            const uint64_t j = col - in.num_inputs;
-            a_aux[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
-          } else if (m == 1) {
-            if (col < in.num_inputs) {
-              b_in[col >> 6].fetch_or(uint64_t{1} << (col & 63), std::memory_order_relaxed);
-            } else {
-              const uint64_t j = col - in.num_inputs;
-              b_aux[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
-            }
-          }
+          density.mark(static_cast<MatrixId>(m), col);
         }
       }
     });
     if (err.any()) return err.take();
   }
-  auto same = [](const std::vector<std::atomic<uint64_t>>& want, DensityView got) {
-    for (size_t i = 0; i < want.size(); ++i) {
-      if (want[i].load(std::memory_order_relaxed) != got.words()[i]) return false;
-    }
-    return true;
-  };
-  if (!same(a_aux, density_[0])) return where + ": A.aux_density does not match matrix A";
-  if (!same(b_in, density_[1])) return where + ": B.input_density does not match matrix B";
-  if (!same(b_aux, density_[2])) return where + ": B.aux_density does not match matrix B";
+  static constexpr const char* kDensityErrors[3] = {"A.aux_density does not match matrix A",
+                                                    "B.input_density does not match matrix B",
+                                                    "B.aux_density does not match matrix B"};
+  for (size_t i = 0; i < 3; ++i) {
+    const std::vector<uint64_t> want = density.words(i);
+    if (!std::equal(want.begin(), want.end(), density_[i].words().begin())) return where + ": " + kDensityErrors[i];
+  }
   return {};
 }
 

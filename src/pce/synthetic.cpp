@@ -5,16 +5,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pce/owned_sections.hpp"
 #include "util/rng.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::pce {
 
 namespace {
-
-struct SyntheticStorage final : PceStorage {
-  std::array<std::vector<uint64_t>, kNumSections> buffers;
-};
 
 constexpr uint64_t kDictSize = 2 + 2 * 62;  // ±1, ±2^1..±2^62
 
@@ -46,14 +43,8 @@ Pce synthetic_pce(const SyntheticShape& shape, const std::string& circuit_id) {
     const uint64_t max_len = (info.nnz[m] + info.num_constraints - 1) / std::max<uint64_t>(1, info.num_constraints);
     if (max_len * 4 > width) throw std::invalid_argument("synthetic PCE: too many non-zeros per row for the width");
   }
-  auto storage = std::make_shared<SyntheticStorage>();
-  const auto bytes = info.section_bytes();
-  std::array<std::span<const std::byte>, kNumSections> sections{};
-  for (size_t i = 0; i < kNumSections; ++i) {
-    storage->buffers[i].resize((bytes[i] + 7) / 8);
-    sections[i] = {reinterpret_cast<const std::byte*>(storage->buffers[i].data()), bytes[i]};
-  }
-  auto raw = [&](Section s) { return storage->buffers[section_index(s)].data(); };
+  auto storage = std::make_shared<OwnedSections>(info);
+  auto raw = [&](Section s) { return storage->data<uint64_t>(s); };
 
   auto* dict = reinterpret_cast<Fr*>(raw(Section::Dictionary));
   dict[0] = Fr::one();
@@ -65,10 +56,7 @@ Pce synthetic_pce(const SyntheticShape& shape, const std::string& circuit_id) {
     dict[2 * k + 1] = -p;
   }
 
-  std::vector<std::atomic<uint64_t>> dens[3];
-  dens[0] = std::vector<std::atomic<uint64_t>>((info.num_aux + 63) / 64);
-  dens[1] = std::vector<std::atomic<uint64_t>>((info.num_inputs + 63) / 64);
-  dens[2] = std::vector<std::atomic<uint64_t>>((info.num_aux + 63) / 64);
+  DensityBuilder density(info.num_inputs, info.num_aux);
   const uint64_t rows = info.num_constraints;
   ThreadPool& pool = ThreadPool::global();
   for (int m = 0; m < 3; ++m) {
@@ -111,14 +99,7 @@ Pce synthetic_pce(const SyntheticShape& shape, const std::string& circuit_id) {
           const uint64_t roll = rng();
           const uint64_t cls = roll % 20;  // 14/20 +1, 3/20 -1, 3/20 a power of two
           idx[k] = static_cast<uint8_t>(cls < 14 ? 0 : cls < 17 ? 1 : 2 + (roll >> 8) % (kDictSize - 2));
-          if (m != 2) {
-            const bool aux = c >= info.num_inputs;
-            auto& words = m == 0 ? dens[0] : aux ? dens[2] : dens[1];
-            if (m == 1 || aux) {
-              const uint64_t j = aux ? c - info.num_inputs : c;
-              words[j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
-            }
-          }
+          density.mark(id, c);
           c += 1 + (roll >> 16) % 3;
         }
       }
@@ -129,10 +110,8 @@ Pce synthetic_pce(const SyntheticShape& shape, const std::string& circuit_id) {
       static_cast<uint64_t*>(rp)[rows] = nnz;
     }
   }
-  const Section dsec[3] = {Section::AAuxDensity, Section::BInputDensity, Section::BAuxDensity};
-  for (int d = 0; d < 3; ++d) {
-    for (size_t i = 0; i < dens[d].size(); ++i) raw(dsec[d])[i] = dens[d][i].load(std::memory_order_relaxed);
-  }
+  density.store(*storage);
+  const auto sections = storage->spans;
   return Pce(std::move(info), sections, std::move(storage));
 }
 
