@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "circuits/builtin.hpp"
+#include "circuits/example_circuits.hpp"
 #include "pce/build.hpp"
 #include "pce/matvec.hpp"
 
@@ -46,6 +47,48 @@ TEST(Builtin, WitnessesSatisfyTheirMatrices) {
   expect_satisfied(*circuits::parse_builtin("filecoin-like:2^12"), 0.9);
   expect_satisfied(*circuits::parse_builtin("chain:2^12"), 0.0);
   expect_satisfied(*circuits::parse_builtin("chain:8"), 0.0);
+}
+
+// One circuit, many statements: the witness seed changes the witness (and public inputs) but not
+// the structure; full synthesis gives the Pce's a, b, c and density bitmaps.
+TEST(Builtin, WitnessSeedKeepsStructureAndFullSynthesisMatchesPce) {
+  for (const char* name : {"chain:2^10", "filecoin-like:2^13"}) {
+    const BuiltinSpec spec = circuits::parse_builtin(name).value();
+    const pce::Pce p = pce::build_pce(circuits::record_builtin(spec));
+    const circuits::BuiltinWitness w1 = circuits::witness_builtin(spec, 11), w2 = circuits::witness_builtin(spec, 12);
+    ASSERT_EQ(w1.inputs.size(), w2.inputs.size());
+    EXPECT_NE(w1.inputs[1], w2.inputs[1]) << name;
+    for (uint64_t seed : {11u, 12u}) {
+      r1cs::ProvingCS cs = circuits::synthesize_builtin(spec, seed);
+      const circuits::BuiltinWitness w = circuits::witness_builtin(spec, seed);
+      ASSERT_EQ(cs.inputs(), w.inputs);
+      ASSERT_EQ(cs.aux(), w.aux);
+      const pce::MatVecResult mv = pce::matvec(p, w.inputs, w.aux);
+      EXPECT_EQ(cs.a(), mv.a) << name;
+      EXPECT_EQ(cs.b(), mv.b) << name;
+      EXPECT_EQ(cs.c(), mv.c) << name;
+      auto words = [](const pce::DensityView& d) { return std::vector<uint64_t>(d.words().begin(), d.words().end()); };
+      EXPECT_EQ(cs.a_aux_density(), words(p.a_aux_density())) << name;
+      EXPECT_EQ(cs.b_input_density(), words(p.b_input_density())) << name;
+      EXPECT_EQ(cs.b_aux_density(), words(p.b_aux_density())) << name;
+    }
+  }
+}
+
+// Repeated variables, cancelling terms and zero coefficients: the density rule (merged coefficient
+// non-zero) must agree between full synthesis and the Pce.
+TEST(Builtin, FullSynthesisDensityOnCornerCases) {
+  r1cs::RecordingCS rec;
+  circuits::corner_cases(rec, 3);
+  rec.finalize();
+  const pce::Pce p = pce::build_pce(std::move(rec).compact());
+  r1cs::ProvingCS cs(true);
+  circuits::corner_cases(cs, 3);
+  cs.finalize();
+  auto words = [](const pce::DensityView& d) { return std::vector<uint64_t>(d.words().begin(), d.words().end()); };
+  EXPECT_EQ(cs.a_aux_density(), words(p.a_aux_density()));
+  EXPECT_EQ(cs.b_input_density(), words(p.b_input_density()));
+  EXPECT_EQ(cs.b_aux_density(), words(p.b_aux_density()));
 }
 
 }  // namespace

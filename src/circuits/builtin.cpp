@@ -13,9 +13,10 @@ namespace {
 constexpr double kFilecoinLikePerRound = 164.0 + 1.0 / 8.0;
 
 template <ConstraintSystem CS>
-void chain(CS& cs, uint64_t seed, uint64_t steps) {
-  Xoshiro256 rng(seed);
-  Fr x = Fr::random(rng);
+void chain(CS& cs, uint64_t seed, uint64_t witness_seed, uint64_t steps) {
+  Xoshiro256 rng(seed);  // the constants k_i: the structure
+  Xoshiro256 wrng(witness_seed ^ 0x9E3779B97F4A7C15ull);
+  Fr x = Fr::random(wrng);
   Variable vx = cs.alloc_input([] { return "x0"; }, [&] { return x; });
   for (uint64_t i = 0; i < steps; ++i) {
     const Fr k = Fr::random(rng);
@@ -32,14 +33,14 @@ void chain(CS& cs, uint64_t seed, uint64_t steps) {
 }
 
 template <ConstraintSystem CS>
-void run(CS& cs, const BuiltinSpec& spec) {
+void run(CS& cs, const BuiltinSpec& spec, uint64_t witness_seed) {
   if (spec.kind == "chain") {
     // steps + 1 output row + 3 input constraints (ONE, x0, x_n).
-    chain(cs, spec.seed, spec.constraints > 4 ? spec.constraints - 4 : 1);
+    chain(cs, spec.seed, witness_seed, spec.constraints > 4 ? spec.constraints - 4 : 1);
   } else {
     // Inputs: ONE and one packed word per 64 rounds.
     const auto rounds = static_cast<uint64_t>(static_cast<double>(spec.constraints) / kFilecoinLikePerRound);
-    filecoin_like(cs, spec.seed, rounds == 0 ? 1 : rounds);
+    filecoin_like(cs, spec.seed, witness_seed, rounds == 0 ? 1 : rounds, 8);
   }
   cs.finalize();
 }
@@ -82,14 +83,24 @@ std::string builtin_help() {
 
 r1cs::CompactR1cs record_builtin(const BuiltinSpec& spec) {
   r1cs::RecordingCS cs;
-  run(cs, spec);
+  run(cs, spec, spec.seed);
   return std::move(cs).compact();
 }
 
 BuiltinWitness witness_builtin(const BuiltinSpec& spec) {
+  return witness_builtin(spec, spec.seed);
+}
+
+BuiltinWitness witness_builtin(const BuiltinSpec& spec, uint64_t witness_seed) {
   r1cs::WitnessCS cs;
-  run(cs, spec);
+  run(cs, spec, witness_seed);
   return {std::move(cs.inputs()), std::move(cs.aux())};
+}
+
+r1cs::ProvingCS synthesize_builtin(const BuiltinSpec& spec, uint64_t witness_seed) {
+  r1cs::ProvingCS cs(/*track_density=*/true);
+  run(cs, spec, witness_seed);
+  return cs;
 }
 
 }  // namespace cuzk::circuits

@@ -6,12 +6,14 @@
 //                  and a Poseidon-like row every 8 rounds (examples in example_circuits.hpp);
 //                  witness mostly 0/1, like Filecoin's SHA-256-heavy circuits.
 //   chain          x_{i+1} = x_i (x_i + 1) + k_i: one constraint per step, full-width witness.
-// Both have a few public inputs and are deterministic in their seed (witness included).
+// Both have a few public inputs. The structure is fixed by the spec's seed; the witness by a
+// witness seed (the spec's seed unless given), so one circuit proves many different statements.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "r1cs/compact_r1cs.hpp"
+#include "r1cs/proving_cs.hpp"
 #include "util/result.hpp"
 
 namespace cuzk::circuits {
@@ -37,5 +39,9 @@ struct BuiltinWitness {
   std::vector<r1cs::Fr> aux;
 };
 BuiltinWitness witness_builtin(const BuiltinSpec& spec);
+BuiltinWitness witness_builtin(const BuiltinSpec& spec, uint64_t witness_seed);
+
+// Full synthesis (the path without a Pce): witness, a, b, c and the density bitmaps.
+r1cs::ProvingCS synthesize_builtin(const BuiltinSpec& spec, uint64_t witness_seed);
 
 }  // namespace cuzk::circuits

@@ -170,19 +170,23 @@ void mix_row(CS& cs, Xoshiro256& rng, const std::vector<Num>& state, const std::
 // XOR and AND bit by bit, a 32-bit addition; every `mix_every` rounds a Poseidon-like row over 12
 // full field values. About 165 constraints and 600 non-zeros per round, mostly ±1 coefficients
 // and 0/1 witness values; the dictionary is ±2^i and 16 constants (Dict8).
+//
+// The structure (coefficients) comes from `seed`, the witness values from `witness_seed`, so one
+// circuit has many witnesses (the same seed for both unless given).
 template <ConstraintSystem CS>
-void filecoin_like(CS& cs, uint64_t seed, size_t rounds, size_t mix_every = 8) {
+void filecoin_like(CS& cs, uint64_t seed, uint64_t witness_seed, size_t rounds, size_t mix_every) {
   Xoshiro256 rng(seed);
+  Xoshiro256 wrng(witness_seed ^ 0x9E3779B97F4A7C15ull);
   std::vector<Fr> mds;
   for (int i = 0; i < 16; ++i) mds.push_back(Fr::random(rng));
   std::vector<Num> state;
   for (int i = 0; i < 12; ++i) {
-    const Fr v = Fr::random(rng);
+    const Fr v = Fr::random(wrng);
     state.push_back({cs.alloc([] { return "state"; }, [&] { return v; }), v});
   }
   for (size_t round = 0; round < rounds; ++round) {
     auto ns = cs.namespace_([] { return "round"; });
-    const uint64_t xv = rng() & 0xFFFFFFFFu, yv = rng() & 0xFFFFFFFFu;
+    const uint64_t xv = wrng() & 0xFFFFFFFFu, yv = wrng() & 0xFFFFFFFFu;
     std::vector<Bit> x = alloc_word(cs, xv, 32), y = alloc_word(cs, yv, 32);
     pack(cs, x, round % 64 == 0);
     pack(cs, y, false);
@@ -193,6 +197,11 @@ void filecoin_like(CS& cs, uint64_t seed, size_t rounds, size_t mix_every = 8) {
     add_words(cs, x, y);
     if (mix_every != 0 && round % mix_every == 0) mix_row(cs, rng, state, mds);
   }
+}
+
+template <ConstraintSystem CS>
+void filecoin_like(CS& cs, uint64_t seed, size_t rounds, size_t mix_every = 8) {
+  filecoin_like(cs, seed, seed, rounds, mix_every);
 }
 
 // `rows` constraints (sum_j c_j v_j + c0 ONE) * (v_k - d ONE) = out, every c and d a fresh random

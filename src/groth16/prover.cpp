@@ -1,5 +1,6 @@
 #include "groth16/prover.hpp"
 
+#include <bit>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -40,21 +41,27 @@ std::string count_mismatch(const char* what, uint64_t got, uint64_t want) {
   return std::string(what) + " has " + std::to_string(got) + " elements, expected " + std::to_string(want);
 }
 
-size_t domain_size_of(const pce::Pce& pce) {
-  const size_t m = poly::Domain::size_for(pce.num_constraints());
+size_t domain_size_of(uint64_t num_constraints) {
+  const size_t m = poly::Domain::size_for(num_constraints);
   if (m == 0) {
-    throw std::invalid_argument("prover: " + std::to_string(pce.num_constraints()) +
+    throw std::invalid_argument("prover: " + std::to_string(num_constraints) +
                                 " constraints need a domain larger than 2^28");
   }
   return m;
 }
 
-void validate_witness(const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux) {
-  if (inputs.size() != pce.num_inputs()) {
-    throw std::invalid_argument("prover: " + count_mismatch("inputs", inputs.size(), pce.num_inputs()));
+uint64_t popcount(const std::vector<uint64_t>& words) {
+  uint64_t n = 0;
+  for (uint64_t w : words) n += static_cast<uint64_t>(std::popcount(w));
+  return n;
+}
+
+void validate_witness(uint64_t num_inputs, uint64_t num_aux, std::span<const Fr> inputs, std::span<const Fr> aux) {
+  if (inputs.size() != num_inputs) {
+    throw std::invalid_argument("prover: " + count_mismatch("inputs", inputs.size(), num_inputs));
   }
-  if (aux.size() != pce.num_aux()) {
-    throw std::invalid_argument("prover: " + count_mismatch("aux", aux.size(), pce.num_aux()));
+  if (aux.size() != num_aux) {
+    throw std::invalid_argument("prover: " + count_mismatch("aux", aux.size(), num_aux));
   }
   if (inputs.empty() || !inputs[0].is_one()) throw std::invalid_argument("prover: inputs[0] (ONE) must be 1");
 }
@@ -65,16 +72,43 @@ Fr random_fr(SystemRng& rng) {
 
 }  // namespace
 
+CircuitShape CircuitShape::of(const pce::Pce& pce) {
+  auto words = [](const pce::DensityView& d) { return std::vector<uint64_t>(d.words().begin(), d.words().end()); };
+  return CircuitShape{pce.num_inputs(),
+                      pce.num_aux(),
+                      pce.num_constraints(),
+                      words(pce.a_aux_density()),
+                      words(pce.b_input_density()),
+                      words(pce.b_aux_density())};
+}
+
+uint64_t CircuitShape::a_aux_count() const {
+  return popcount(a_aux_density);
+}
+uint64_t CircuitShape::b_input_count() const {
+  return popcount(b_input_density);
+}
+uint64_t CircuitShape::b_aux_count() const {
+  return popcount(b_aux_density);
+}
+
 void validate_key(const ProvingKey& pk, const pce::Pce& pce) {
-  const uint64_t m = domain_size_of(pce);
-  const uint64_t a_count = pce.num_inputs() + pce.a_aux_density().count();
-  const uint64_t b_count = pce.b_input_density().count() + pce.b_aux_density().count();
+  validate_key(pk, CircuitShape::of(pce));
+}
+
+void validate_key(const ProvingKey& pk, const CircuitShape& shape) {
   auto check = [](const char* what, uint64_t got, uint64_t want) {
     if (got != want)
-      throw std::invalid_argument("proving key does not fit the Pce: " + count_mismatch(what, got, want));
+      throw std::invalid_argument("proving key does not fit the circuit: " + count_mismatch(what, got, want));
   };
-  check("vk.ic (num_inputs)", pk.vk.ic.size(), pce.num_inputs());
-  check("l (num_aux)", pk.l.size(), pce.num_aux());
+  check("a_aux_density words", shape.a_aux_density.size(), (shape.num_aux + 63) / 64);
+  check("b_aux_density words", shape.b_aux_density.size(), (shape.num_aux + 63) / 64);
+  check("b_input_density words", shape.b_input_density.size(), (shape.num_inputs + 63) / 64);
+  const uint64_t m = domain_size_of(shape.num_constraints);
+  const uint64_t a_count = shape.num_inputs + shape.a_aux_count();
+  const uint64_t b_count = shape.b_input_count() + shape.b_aux_count();
+  check("vk.ic (num_inputs)", pk.vk.ic.size(), shape.num_inputs);
+  check("l (num_aux)", pk.l.size(), shape.num_aux);
   check("h (domain size - 1)", pk.h.size(), m - 1);
   check("a (inputs + A aux density)", pk.a.size(), a_count);
   check("b_g1 (B input + aux density)", pk.b_g1.size(), b_count);
@@ -83,7 +117,7 @@ void validate_key(const ProvingKey& pk, const pce::Pce& pce) {
 
 ProverInput make_prover_input(const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux,
                               ProveTimings* timings, const ProverOptions& options) {
-  validate_witness(pce, inputs, aux);
+  validate_witness(pce.num_inputs(), pce.num_aux(), inputs, aux);
   Stopwatch sw;
   pce::MatVecResult r = pce::matvec(pce, inputs, aux, {.pool = &pool_of(options)});
   add_time(timings, &ProveTimings::matvec_s, sw.lap());
@@ -117,21 +151,24 @@ std::vector<Fr> compute_h(size_t m, std::vector<Fr> a, std::vector<Fr> b, std::v
 
 ProofMsms prove_stage1(const ProvingKey& pk, const pce::Pce& pce, ProverInput input, ProveTimings* timings,
                        const ProverOptions& options) {
-  validate_key(pk, pce);
-  validate_witness(pce, input.inputs, input.aux);
-  const uint64_t n = pce.num_constraints();
+  return prove_stage1(pk, CircuitShape::of(pce), std::move(input), timings, options);
+}
+
+ProofMsms prove_stage1(const ProvingKey& pk, const CircuitShape& shape, ProverInput input, ProveTimings* timings,
+                       const ProverOptions& options) {
+  validate_key(pk, shape);
+  validate_witness(shape.num_inputs, shape.num_aux, input.inputs, input.aux);
+  const uint64_t n = shape.num_constraints;
   if (input.a.size() != n || input.b.size() != n || input.c.size() != n) {
     throw std::invalid_argument("prover: a, b, c must have num_constraints = " + std::to_string(n) +
                                 " elements each (got " + std::to_string(input.a.size()) + ", " +
                                 std::to_string(input.b.size()) + ", " + std::to_string(input.c.size()) + ")");
   }
   ThreadPool& pool = pool_of(options);
-  const size_t m = domain_size_of(pce);
-  const uint64_t num_inputs = pce.num_inputs();
-  const uint64_t b_inputs = pce.b_input_density().count();
-  auto words = [](const pce::DensityView& d) { return std::vector<uint64_t>(d.words().begin(), d.words().end()); };
-  const std::vector<uint64_t> a_aux = words(pce.a_aux_density()), b_in = words(pce.b_input_density()),
-                              b_aux = words(pce.b_aux_density());
+  const size_t m = domain_size_of(n);
+  const uint64_t num_inputs = shape.num_inputs;
+  const uint64_t b_inputs = shape.b_input_count();
+  const std::vector<uint64_t>&a_aux = shape.a_aux_density, &b_in = shape.b_input_density, &b_aux = shape.b_aux_density;
 
   Stopwatch sw;
   const std::vector<Fr> h = compute_h(m, std::move(input.a), std::move(input.b), std::move(input.c), &pool);
@@ -197,7 +234,7 @@ std::vector<Proof> prove_many(const ProvingKey& pk, const pce::Pce& pce, std::sp
                                 std::to_string(r.size()) + " r and " + std::to_string(s.size()) + " s values");
   }
   validate_key(pk, pce);
-  for (const Witness& w : witnesses) validate_witness(pce, w.inputs, w.aux);
+  for (const Witness& w : witnesses) validate_witness(pce.num_inputs(), pce.num_aux(), w.inputs, w.aux);
   std::vector<Proof> proofs;
   proofs.reserve(witnesses.size());
   for (size_t i = 0; i < witnesses.size(); ++i) {

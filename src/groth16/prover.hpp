@@ -64,6 +64,25 @@ struct ProofMsms {
   G2 b_g2;
 };
 
+// What the prover needs of a circuit's structure: its sizes and density bitmaps (bellperson
+// semantics, see pce.hpp). A Pce gives one; so does full synthesis (r1cs::ProvingCS with density
+// tracking) while no Pce exists yet.
+struct CircuitShape {
+  uint64_t num_inputs = 0;  // ONE included
+  uint64_t num_aux = 0;
+  uint64_t num_constraints = 0;                                         // input constraints included
+  std::vector<uint64_t> a_aux_density, b_input_density, b_aux_density;  // 64-bit words
+
+  static CircuitShape of(const pce::Pce& pce);
+  uint64_t a_aux_count() const;
+  uint64_t b_input_count() const;
+  uint64_t b_aux_count() const;
+};
+
+// Throws std::invalid_argument unless the key fits the shape: ic = num_inputs, l = num_aux,
+// h = m - 1, a = num_inputs + |A aux density|, b_g1 = b_g2 = |B input density| + |B aux density|.
+void validate_key(const ProvingKey& pk, const CircuitShape& shape);
+
 // Throws std::invalid_argument unless the key fits the Pce: ic = num_inputs, l = num_aux,
 // h = m - 1, a = num_inputs + |A aux density|, b_g1 = b_g2 = |B input density| + |B aux density|.
 void validate_key(const ProvingKey& pk, const pce::Pce& pce);
@@ -80,6 +99,9 @@ std::vector<Fr> compute_h(size_t m, std::vector<Fr> a, std::vector<Fr> b, std::v
 // Stage 1. The key must fit the Pce (validate_key) and `input` must have the Pce's sizes.
 ProofMsms prove_stage1(const ProvingKey& pk, const pce::Pce& pce, ProverInput input, ProveTimings* timings = nullptr,
                        const ProverOptions& options = {});
+// The same over a shape (validate_key(pk, shape) must hold).
+ProofMsms prove_stage1(const ProvingKey& pk, const CircuitShape& shape, ProverInput input,
+                       ProveTimings* timings = nullptr, const ProverOptions& options = {});
 
 // Stage 2: cheap (a handful of scalar multiplications).
 Proof prove_finalize(const VerifyingKey& vk, const ProofMsms& msms, const Fr& r, const Fr& s,
