@@ -1,0 +1,215 @@
+// cuzk-bench status, preload, evict, metrics, cancel: one RPC each, printed as a table or JSON.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "report.hpp"
+#include "request.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+const char* tier_name(v1::SRSStatus::Tier t) {
+  switch (t) {
+    case v1::SRSStatus::HOT:
+      return "hot";
+    case v1::SRSStatus::WARM:
+      return "warm";
+    case v1::SRSStatus::COLD:
+      return "cold";
+    default:
+      return "?";
+  }
+}
+
+nlohmann::json status_json(const v1::GetStatusResponse& s) {
+  nlohmann::json j;
+  j["version"] = s.version();
+  j["uptime_seconds"] = s.uptime_seconds();
+  j["total_proofs_completed"] = s.total_proofs_completed();
+  j["total_proofs_failed"] = s.total_proofs_failed();
+  j["total_proofs_cancelled"] = s.total_proofs_cancelled();
+  j["memory_used_bytes"] = s.memory_used_bytes();
+  j["memory_limit_bytes"] = s.memory_limit_bytes();
+  j["pinned_memory_bytes"] = s.pinned_memory_bytes();
+  j["pinned_memory_limit_bytes"] = s.pinned_memory_limit_bytes();
+  j["daemon_rss_bytes"] = s.daemon_rss_bytes();
+  j["daemon_peak_rss_bytes"] = s.daemon_peak_rss_bytes();
+  j["circuits"] = nlohmann::json::array();
+  for (const auto& c : s.circuits()) j["circuits"].push_back(c);
+  j["workers"] = nlohmann::json::array();
+  for (const auto& w : s.workers()) {
+    j["workers"].push_back({{"name", w.name()},
+                            {"state", w.state()},
+                            {"current_job_id", w.current_job_id()},
+                            {"current_partition", w.current_partition()},
+                            {"busy_seconds", rounded(w.busy_seconds(), 3)}});
+  }
+  j["queues"] = nlohmann::json::array();
+  for (const auto& q : s.queues()) {
+    j["queues"].push_back({{"proof_kind", q.proof_kind()},
+                           {"priority", priority_name(q.priority())},
+                           {"stage", q.stage()},
+                           {"pending", q.pending()},
+                           {"in_progress", q.in_progress()}});
+  }
+  j["loaded_srs"] = nlohmann::json::array();
+  for (const auto& x : s.loaded_srs()) {
+    j["loaded_srs"].push_back({{"circuit_id", x.circuit_id()},
+                               {"tier", tier_name(x.tier())},
+                               {"size_bytes", x.size_bytes()},
+                               {"ref_count", x.ref_count()}});
+  }
+  j["loaded_pce"] = nlohmann::json::array();
+  for (const auto& x : s.loaded_pce()) {
+    j["loaded_pce"].push_back(
+        {{"circuit_id", x.circuit_id()}, {"size_bytes", x.size_bytes()}, {"state", x.state()}, {"path", x.path()}});
+  }
+  j["gpus"] = nlohmann::json::array();
+  for (const auto& g : s.gpus()) {
+    j["gpus"].push_back({{"ordinal", g.ordinal()},
+                         {"name", g.name()},
+                         {"vram_total_bytes", g.vram_total_bytes()},
+                         {"vram_free_bytes", g.vram_free_bytes()},
+                         {"current_job_id", g.current_job_id()},
+                         {"current_proof_kind", g.current_proof_kind()}});
+  }
+  return j;
+}
+
+void print_status(const v1::GetStatusResponse& s) {
+  KeyValues kv;
+  kv.add("daemon", (s.version().empty() ? std::string("version not reported") : "version " + s.version()) + ", up " +
+                       fmt_duration(s.uptime_seconds()));
+  kv.add("proofs", std::to_string(s.total_proofs_completed()) + " completed, " +
+                       std::to_string(s.total_proofs_failed()) + " failed, " +
+                       std::to_string(s.total_proofs_cancelled()) + " cancelled");
+  if (s.memory_limit_bytes() > 0) {
+    kv.add("memory", fmt_bytes(s.memory_used_bytes()) + " used of a " + fmt_bytes(s.memory_limit_bytes()) + " budget");
+  }
+  if (s.daemon_rss_bytes() > 0) {
+    kv.add("rss", fmt_bytes(s.daemon_rss_bytes()) + " (peak " + fmt_bytes(s.daemon_peak_rss_bytes()) + ")");
+  }
+  if (s.pinned_memory_limit_bytes() > 0) {
+    kv.add("pinned", fmt_bytes(s.pinned_memory_bytes()) + " of " + fmt_bytes(s.pinned_memory_limit_bytes()));
+  }
+  std::string circuits;
+  for (const auto& c : s.circuits()) circuits += (circuits.empty() ? "" : ", ") + c;
+  if (!circuits.empty()) kv.add("circuits", circuits);
+  std::cout << kv.render();
+
+  auto section = [](const char* title, const Table& t) {
+    if (!t.empty()) std::cout << "\n" << title << ":\n" << t.render(2);
+  };
+  Table workers({"worker", "state", "job", "partition", "busy s"});
+  for (const auto& w : s.workers()) {
+    const bool busy = !w.current_job_id().empty();
+    workers.add({w.name(), w.state(), busy ? w.current_job_id() : "-",
+                 busy ? std::to_string(w.current_partition()) : "-", fmt_fixed(w.busy_seconds(), 1)});
+  }
+  section("workers", workers);
+  Table queues({"kind", "priority", "stage", "pending", "in progress"});
+  for (const auto& q : s.queues()) {
+    queues.add({q.proof_kind(), priority_name(q.priority()), q.stage().empty() ? "-" : q.stage(),
+                std::to_string(q.pending()), std::to_string(q.in_progress())});
+  }
+  section("queues", queues);
+  Table srs({"circuit", "tier", "size", "refs"});
+  for (const auto& x : s.loaded_srs()) {
+    srs.add({x.circuit_id(), tier_name(x.tier()), fmt_bytes(x.size_bytes()), std::to_string(x.ref_count())});
+  }
+  section("srs", srs);
+  Table pce({"circuit", "state", "size", "path"});
+  for (const auto& x : s.loaded_pce()) pce.add({x.circuit_id(), x.state(), fmt_bytes(x.size_bytes()), x.path()});
+  section("pce", pce);
+  Table gpus({"gpu", "name", "vram free", "vram total", "job"});
+  for (const auto& g : s.gpus()) {
+    gpus.add({std::to_string(g.ordinal()), g.name(), fmt_bytes(g.vram_free_bytes()), fmt_bytes(g.vram_total_bytes()),
+              g.current_job_id().empty() ? "-" : g.current_job_id() + " (" + g.current_proof_kind() + ")"});
+  }
+  section("gpus", gpus);
+}
+
+int fail(const std::string& message) {
+  std::cerr << "cuzk-bench: " << message << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int run_status(Client& client, const GlobalOptions& g, nlohmann::json& json) {
+  auto s = client.get_status();
+  if (!s) return fail(s.error());
+  json = status_json(*s);
+  json["command"] = "status";
+  if (!g.json) print_status(*s);
+  return 0;
+}
+
+int run_preload(Client& client, const GlobalOptions& g, const std::string& circuit, nlohmann::json& json) {
+  if (g.verbose || isatty(STDERR_FILENO) == 1) {
+    std::cerr << "preloading " << circuit << " (keys are generated on first use; this can take minutes)\n";
+  }
+  auto r = client.preload(circuit);
+  if (!r) return fail(r.error());
+  json = {{"command", "preload"},
+          {"circuit", circuit},
+          {"already_loaded", r->already_loaded()},
+          {"load_time_ms", r->load_time_ms()}};
+  if (!g.json) {
+    std::cout << circuit << ": "
+              << (r->already_loaded() ? std::string("already loaded")
+                                      : "loaded in " + std::to_string(r->load_time_ms()) + " ms")
+              << "\n";
+  }
+  return 0;
+}
+
+int run_evict(Client& client, const GlobalOptions& g, const std::string& circuit, nlohmann::json& json) {
+  auto r = client.evict(circuit);
+  if (!r) return fail(r.error());
+  json = {
+      {"command", "evict"}, {"circuit", circuit}, {"was_loaded", r->was_loaded()}, {"freed_bytes", r->freed_bytes()}};
+  if (!g.json) {
+    std::cout << circuit << ": "
+              << (r->was_loaded() ? "evicted, freed " + fmt_bytes(r->freed_bytes()) : std::string("was not loaded"))
+              << "\n";
+  }
+  return 0;
+}
+
+int run_metrics(Client& client, const GlobalOptions& g, nlohmann::json& json) {
+  auto r = client.get_metrics();
+  if (!r) return fail(r.error());
+  json = {{"command", "metrics"}, {"prometheus_text", r->prometheus_text()}};
+  if (!g.json) std::cout << r->prometheus_text() << (r->prometheus_text().ends_with('\n') ? "" : "\n");
+  return 0;
+}
+
+int run_cancel(Client& client, const GlobalOptions& g, const std::string& job_id, nlohmann::json& json) {
+  auto r = client.cancel(job_id);
+  if (!r) return fail(r.error());
+  json = {{"command", "cancel"},
+          {"job_id", job_id},
+          {"found", r->found()},
+          {"cancelled", r->cancelled()},
+          {"was_running", r->was_running()}};
+  if (!r->found()) {
+    // A seed daemon never sets `found`; neither does ours for an unknown id.
+    if (!g.json) std::cout << job_id << ": no such job\n";
+    std::cerr << "cuzk-bench: job " << job_id << " not found (or the daemon does not report it)\n";
+    return 1;
+  }
+  if (!g.json) {
+    std::cout << job_id << ": "
+              << (r->cancelled()
+                      ? std::string("cancelled") + (r->was_running() ? " (it was running)" : " (it was queued)")
+                      : std::string("already finished; nothing to cancel"))
+              << "\n";
+  }
+  return 0;
+}
+
+}  // namespace cuzk::bench

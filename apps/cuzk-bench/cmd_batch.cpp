@@ -1,0 +1,495 @@
+// cuzk-bench batch: COUNT Prove calls with at most J in flight, J client threads (each with its own
+// stub on the one shared channel), random partition inputs per proof. Every answer is verified on a
+// separate thread, off the submission path, so verification never delays the next submission and
+// is not part of the measured wall time. GetStatus is sampled in the background for prover
+// utilization and queue depths (status_sampler.hpp).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "commands.hpp"
+#include "interrupt.hpp"
+#include "proof_checker.hpp"
+#include "report.hpp"
+#include "request.hpp"
+#include "status_sampler.hpp"
+#include "timeline.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kMaxListedFailures = 20;
+
+struct ProofRecord {
+  uint64_t index = 0;  // within its phase
+  std::string job_id;
+  bool answered = false;   // Prove returned (any status)
+  bool completed = false;  // status COMPLETED
+  bool valid = false;      // completed and verified (or --no-verify)
+  std::string error;
+  double submit_s = 0, done_s = 0, latency_ms = 0;
+  uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, prove_ms = 0, finalize_ms = 0, total_ms = 0;
+  double verify_ms = 0;
+};
+
+// Progress on stderr: one line per proof with -v; otherwise, on a terminal, one line redrawn.
+class BatchProgress {
+ public:
+  BatchProgress(uint64_t total, bool verbose, std::string label)
+      : total_(total), verbose_(verbose), tty_(isatty(STDERR_FILENO) == 1), label_(std::move(label)) {}
+  ~BatchProgress() { clear(); }
+  BatchProgress(const BatchProgress&) = delete;
+  BatchProgress& operator=(const BatchProgress&) = delete;
+
+  void proof_done(const ProofRecord& r, double elapsed_s) {
+    std::lock_guard lock(mu_);
+    ++done_;
+    if (!r.completed) ++failed_;
+    if (verbose_ || !r.completed) {
+      clear_locked();
+      char buf[256];
+      if (r.completed) {
+        std::snprintf(buf, sizeof buf, "%s[%llu/%llu] ok    %8.0f ms  (queue %llu, synth %llu, prove %llu ms)  %s\n",
+                      label_.c_str(), static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
+                      r.latency_ms, static_cast<unsigned long long>(r.queue_wait_ms),
+                      static_cast<unsigned long long>(r.synthesis_ms), static_cast<unsigned long long>(r.prove_ms),
+                      r.job_id.c_str());
+        std::fputs(buf, stderr);
+      } else {
+        std::fprintf(stderr, "%s[%llu/%llu] FAIL  %8.0f ms  %s: %s\n", label_.c_str(),
+                     static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_), r.latency_ms,
+                     r.job_id.c_str(), r.error.c_str());
+      }
+    }
+    if (!verbose_ && tty_) {
+      const double per_min = elapsed_s > 0 ? 60.0 * static_cast<double>(done_ - failed_) / elapsed_s : 0;
+      std::fprintf(stderr, "\r%s[%llu/%llu] %llu failed, %.2f proofs/min, %.0f s\033[K", label_.c_str(),
+                   static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
+                   static_cast<unsigned long long>(failed_), per_min, elapsed_s);
+      drawn_ = true;
+    }
+    std::fflush(stderr);
+  }
+
+  // A message that must not be mixed into the progress line.
+  void message(const std::string& text) {
+    std::lock_guard lock(mu_);
+    clear_locked();
+    std::fprintf(stderr, "%s\n", text.c_str());
+  }
+
+  void clear() {
+    std::lock_guard lock(mu_);
+    clear_locked();
+  }
+
+ private:
+  void clear_locked() {
+    if (!drawn_) return;
+    std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+  }
+
+  std::mutex mu_;
+  uint64_t total_, done_ = 0, failed_ = 0;
+  bool verbose_, tty_, drawn_ = false;
+  std::string label_;
+};
+
+// Verifies answers on its own thread; the verifying key is fetched when the first answer comes
+// (so a cold daemon's key generation is charged to the first proof, as Prove would charge it).
+class AsyncVerifier {
+ public:
+  struct Item {
+    ProofRecord* record;
+    std::string proof;
+    std::vector<std::string> public_inputs;
+    uint32_t partitions;
+  };
+  using OnInvalid = std::function<void(const ProofRecord&)>;
+
+  AsyncVerifier(Client& client, std::string circuit, OnInvalid on_invalid)
+      : client_(client), circuit_(std::move(circuit)), on_invalid_(std::move(on_invalid)) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~AsyncVerifier() { finish(); }
+  AsyncVerifier(const AsyncVerifier&) = delete;
+  AsyncVerifier& operator=(const AsyncVerifier&) = delete;
+
+  void push(Item item) {
+    {
+      std::lock_guard lock(mu_);
+      queue_.push_back(std::move(item));
+    }
+    cv_.notify_one();
+  }
+  // Waits until every pushed item is verified.
+  void finish() {
+    {
+      std::lock_guard lock(mu_);
+      closing_ = true;
+    }
+    cv_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void loop() {
+    std::optional<ProofChecker> checker;
+    std::string fetch_error;
+    for (;;) {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      Item item = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      if (!checker && fetch_error.empty()) {
+        auto c = ProofChecker::fetch(client_, circuit_);
+        if (c) {
+          checker.emplace(std::move(*c));
+        } else {
+          fetch_error = c.error();
+        }
+      }
+      ProofRecord& r = *item.record;
+      if (!checker) {
+        r.valid = false;
+        r.error = "cannot verify: " + fetch_error;
+      } else {
+        const CheckOutcome out = checker->check(item.proof, item.public_inputs, item.partitions);
+        r.valid = out.valid;
+        r.verify_ms = out.ms;
+        if (!out.valid) r.error = "verification failed: " + out.detail;
+      }
+      if (!r.valid && on_invalid_) on_invalid_(r);
+    }
+  }
+
+  Client& client_;
+  std::string circuit_;
+  OnInvalid on_invalid_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> queue_;
+  bool closing_ = false;
+  std::thread thread_;
+};
+
+struct PhaseResult {
+  std::vector<ProofRecord> records;
+  double wall_s = 0;
+  uint64_t attempted = 0;
+};
+
+// Runs `n` proofs with at most `j` in flight. Times are seconds since `start`.
+PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, v1::Priority priority, uint64_t n,
+                      Clock::time_point start, Timeline* timeline, const std::string& id_prefix,
+                      const std::string& label, const std::function<void()>& on_last_answer = {}) {
+  PhaseResult res;
+  res.records.resize(n);
+  std::atomic<uint64_t> next{0};
+  InflightCalls calls;
+  InterruptWatcher watcher(calls);
+  BatchProgress progress(n, g.verbose, label);
+  auto since = [&](Clock::time_point t) { return std::chrono::duration<double>(t - start).count(); };
+
+  AsyncVerifier verifier(client, o.circuit, [&](const ProofRecord& r) {
+    progress.message(label + "proof " + std::to_string(r.index) + " (job " + r.job_id + "): " + r.error);
+    if (timeline) timeline->event(since(Clock::now()) * 1e3, "fail", r.index, r.job_id, r.error);
+  });
+
+  auto worker = [&] {
+    auto stub = client.new_stub();
+    for (;;) {
+      if (interrupted()) return;
+      const uint64_t i = next.fetch_add(1);
+      if (i >= n) return;
+      ProofRecord& r = res.records[i];
+      r.index = i;
+      const std::string request_id = id_prefix + "-" + std::to_string(i);
+      r.job_id = request_id;
+      v1::ProveRequest req;
+      auto* s = req.mutable_submit();
+      s->set_request_id(request_id);
+      s->set_proof_kind(v1::GENERIC);
+      s->set_circuit_id(o.circuit);
+      s->set_priority(priority);
+      for (uint32_t p = 0; p < o.partitions; ++p) s->add_partition_inputs(random_partition_input());
+
+      v1::ProveResponse resp;
+      grpc::ClientContext ctx;
+      set_deadline(ctx, std::chrono::milliseconds(o.timeout_ms));
+      const auto t_submit = Clock::now();
+      r.submit_s = since(t_submit);
+      if (timeline) timeline->event(r.submit_s * 1e3, "submit", i, request_id, "");
+      grpc::Status st;
+      {
+        InflightGuard guard(calls, &ctx);
+        st = stub->Prove(&ctx, req, &resp);
+      }
+      const auto t_done = Clock::now();
+      r.done_s = since(t_done);
+      r.latency_ms = std::chrono::duration<double, std::milli>(t_done - t_submit).count();
+      if (!st.ok()) {
+        r.error = interrupted() && st.error_code() == grpc::StatusCode::CANCELLED
+                      ? std::string("interrupted")
+                      : describe_rpc_error("Prove", st, client.address());
+        if (st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED || interrupted()) {
+          // The daemon keeps working on a job whose caller went away unless told otherwise.
+          auto c = client.cancel(request_id, std::chrono::seconds(5));
+          if (c && c->cancelled()) r.error += " (job cancelled)";
+        }
+      } else {
+        const auto& a = resp.result();
+        r.answered = true;
+        if (!a.job_id().empty()) r.job_id = a.job_id();
+        r.completed = a.status() == v1::AwaitProofResponse::COMPLETED;
+        r.queue_wait_ms = a.queue_wait_ms();
+        r.srs_load_ms = a.srs_load_ms();
+        r.synthesis_ms = a.synthesis_ms();
+        r.prove_ms = a.gpu_compute_ms();
+        r.finalize_ms = a.finalize_ms();
+        r.total_ms = a.total_ms();
+        if (!r.completed) {
+          r.error = std::string(status_name(a.status())) + (a.error_message().empty() ? "" : ": " + a.error_message());
+        } else if (o.no_verify) {
+          r.valid = true;
+        }
+      }
+      if (timeline) {
+        if (r.completed) {
+          timeline->event(r.done_s * 1e3, "complete", i, r.job_id,
+                          "latency_ms=" + fmt_fixed(r.latency_ms, 1) + ";queue_wait_ms=" +
+                              std::to_string(r.queue_wait_ms) + ";synthesis_ms=" + std::to_string(r.synthesis_ms) +
+                              ";prove_ms=" + std::to_string(r.prove_ms) + ";total_ms=" + std::to_string(r.total_ms));
+        } else {
+          timeline->event(r.done_s * 1e3, "fail", i, r.job_id, r.error);
+        }
+      }
+      progress.proof_done(r, r.done_s);
+      // Last: from here on the verifier thread owns r.valid and r.error.
+      if (r.completed && !o.no_verify) {
+        const auto& a = resp.result();
+        verifier.push({&r, a.proof(), {a.public_inputs().begin(), a.public_inputs().end()}, o.partitions});
+      }
+    }
+  };
+
+  const unsigned threads = static_cast<unsigned>(std::min<uint64_t>(o.concurrency, n));
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  res.wall_s = since(Clock::now());
+  res.attempted = std::min<uint64_t>(next.load(), n);
+  if (on_last_answer) on_last_answer();  // before waiting for the verifier, which may lag
+  progress.clear();
+  verifier.finish();
+  return res;
+}
+
+std::optional<double> max_of(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  return *std::max_element(v.begin(), v.end());
+}
+
+}  // namespace
+
+int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlohmann::json& json) {
+  auto priority = parse_priority(o.priority);
+  if (!priority) {
+    std::cerr << "cuzk-bench: " << priority.error() << "\n";
+    return 2;
+  }
+  Timeline timeline;
+  if (!o.timeline.empty()) {
+    if (auto t = Timeline::open(timeline, o.timeline); !t) {
+      std::cerr << "cuzk-bench: " << t.error() << "\n";
+      return 1;
+    }
+  }
+  const std::string id_prefix = new_request_id();
+
+  if (o.warmup > 0) {
+    if (g.verbose || isatty(STDERR_FILENO) == 1) {
+      std::cerr << "warmup: " << o.warmup << " unmeasured proof" << (o.warmup == 1 ? "" : "s") << "\n";
+    }
+    const PhaseResult w =
+        run_phase(client, g, o, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
+    for (uint64_t i = 0; i < w.attempted; ++i) {
+      const ProofRecord& r = w.records[i];
+      if (!r.valid) {
+        json = {{"command", "batch"}, {"error", "warmup proof " + std::to_string(r.index) + " failed: " + r.error}};
+        std::cerr << "cuzk-bench: " << json["error"].get<std::string>() << "\n";
+        return 1;
+      }
+    }
+    if (interrupted()) {
+      json = {{"command", "batch"}, {"error", "interrupted during the warmup"}, {"interrupted", true}};
+      std::cerr << "cuzk-bench: interrupted during the warmup\n";
+      return 1;
+    }
+  }
+
+  const auto start = Clock::now();
+  StatusSampler sampler(client, start, std::chrono::milliseconds(o.sample_ms), [&](const StatusSample& s) {
+    timeline.event(s.t_s * 1e3, "status", std::nullopt, "",
+                   "prover_busy=" + fmt_fixed(s.prover_busy_s, 3) + ";queued=" + std::to_string(s.queued) +
+                       ";running=" + std::to_string(s.running));
+  });
+  sampler.sample_now();
+  PhaseResult res = run_phase(client, g, o, *priority, o.count, start, &timeline, id_prefix, "", [&] {
+    sampler.sample_now();
+    sampler.stop();
+  });
+  const std::vector<StatusSample> samples = sampler.samples();
+  if (auto c = timeline.close(); !c) std::cerr << "cuzk-bench: " << c.error() << "\n";
+
+  // ---- statistics ----
+  std::vector<double> latency, queue, srs, synth, prove, finalize, total;
+  uint64_t ok = 0, completed = 0, verified = 0;
+  double first_completion = -1, last_submission = -1;
+  nlohmann::json failures = nlohmann::json::array();
+  for (uint64_t i = 0; i < res.attempted; ++i) {
+    const ProofRecord& r = res.records[i];
+    last_submission = std::max(last_submission, r.submit_s);
+    if (r.completed) {
+      ++completed;
+      if (first_completion < 0 || r.done_s < first_completion) first_completion = r.done_s;
+      if (!o.no_verify && r.valid) ++verified;
+    }
+    if (!r.valid) {
+      if (failures.size() < kMaxListedFailures) {
+        failures.push_back({{"index", r.index}, {"job_id", r.job_id}, {"error", r.error}});
+      }
+      continue;
+    }
+    ++ok;
+    latency.push_back(r.latency_ms);
+    queue.push_back(static_cast<double>(r.queue_wait_ms));
+    srs.push_back(static_cast<double>(r.srs_load_ms));
+    synth.push_back(static_cast<double>(r.synthesis_ms));
+    prove.push_back(static_cast<double>(r.prove_ms));
+    finalize.push_back(static_cast<double>(r.finalize_ms));
+    total.push_back(static_cast<double>(r.total_ms));
+  }
+  const uint64_t failed = o.count - ok;  // not attempted (interrupted) counts as failed
+  const double wall = res.wall_s;
+  const std::optional<double> per_min = wall > 0 ? std::optional(60.0 * static_cast<double>(ok) / wall) : std::nullopt;
+  const std::optional<double> s_per_proof = ok > 0 ? std::optional(wall / static_cast<double>(ok)) : std::nullopt;
+  // From the sample taken just before the first submission to the one taken just after the last
+  // answer (the batch's wall time, give or take one GetStatus round trip at each end).
+  const std::optional<double> util =
+      samples.empty() ? std::nullopt : prover_utilization(samples, 0.0, samples.back().t_s);
+  std::optional<double> util_steady;
+  if (first_completion >= 0 && last_submission > first_completion) {
+    util_steady = prover_utilization(samples, first_completion, last_submission);
+  }
+  unsigned provers = 0;
+  uint64_t max_queued = 0, peak_rss = 0, rss = 0;
+  for (const auto& s : samples) {
+    provers = s.provers;
+    max_queued = std::max(max_queued, s.queued);
+    peak_rss = std::max(peak_rss, s.peak_rss_bytes);
+    rss = s.rss_bytes;
+  }
+
+  json["command"] = "batch";
+  json["circuit"] = o.circuit;
+  json["partitions"] = o.partitions;
+  json["count"] = o.count;
+  json["concurrency"] = o.concurrency;
+  json["warmup"] = o.warmup;
+  json["priority"] = o.priority;
+  json["interrupted"] = interrupted();
+  json["proofs"] = ok;
+  json["failed"] = failed;
+  json["completed"] = completed;
+  json["verified"] = verified;
+  json["verification"] = o.no_verify ? "skipped" : "all";
+  json["wall_s"] = rounded(wall, 3);
+  json["throughput_proofs_per_min"] = json_number(per_min, 3);
+  json["seconds_per_proof"] = json_number(s_per_proof, 3);
+  json["latency_p50_ms"] = json_number(percentile(latency, 50), 1);
+  json["latency_p90_ms"] = json_number(percentile(latency, 90), 1);
+  json["latency_max_ms"] = json_number(max_of(latency), 1);
+  json["latency_mean_ms"] = json_number(mean(latency), 1);
+  json["stage_means_ms"] = {{"queue_wait", json_number(mean(queue), 1)},  {"srs_load", json_number(mean(srs), 1)},
+                            {"synthesis", json_number(mean(synth), 1)},   {"prove", json_number(mean(prove), 1)},
+                            {"finalize", json_number(mean(finalize), 1)}, {"total", json_number(mean(total), 1)}};
+  json["prover_utilization"] = json_number(util, 3);
+  json["prover_utilization_steady"] = json_number(util_steady, 3);
+  json["prover_workers"] = provers;
+  json["status_samples"] = samples.size();
+  json["status_errors"] = sampler.errors();
+  json["max_queued"] = max_queued;
+  json["daemon_peak_rss_bytes"] = peak_rss;
+  json["daemon_rss_bytes"] = rss;
+  json["failures"] = failures;
+  if (!o.timeline.empty()) json["timeline"] = o.timeline;
+
+  if (!g.json) {
+    KeyValues kv;
+    kv.add("circuit", o.circuit + " (" + std::to_string(o.partitions) +
+                          (o.partitions == 1 ? " partition" : " partitions") + " per proof)");
+    kv.add("batch", std::to_string(o.count) + " proofs, concurrency " + std::to_string(o.concurrency) +
+                        (o.warmup > 0 ? ", after " + std::to_string(o.warmup) + " warmup" : ""));
+    kv.add("result", std::to_string(ok) + " ok, " + std::to_string(failed) + " failed" +
+                         (o.no_verify ? " (not verified)" : ", " + std::to_string(verified) + " verified") +
+                         (interrupted() ? " (interrupted)" : ""));
+    kv.add("wall", fmt_fixed(wall, 2) + " s");
+    kv.add("throughput", fmt_opt(per_min, 2) + " proofs/min, " + fmt_opt(s_per_proof, 2) + " s/proof");
+    kv.add("latency", "p50 " + fmt_opt(percentile(latency, 50), 0) + "  p90 " + fmt_opt(percentile(latency, 90), 0) +
+                          "  max " + fmt_opt(max_of(latency), 0) + "  mean " + fmt_opt(mean(latency), 0) + " ms");
+    if (provers == 0) {
+      kv.add("prover util", "- (the daemon reports no prover workers)");
+    } else {
+      kv.add("prover util", fmt_opt(util ? std::optional(*util * 100) : std::nullopt, 1) + " % overall, " +
+                                fmt_opt(util_steady ? std::optional(*util_steady * 100) : std::nullopt, 1) +
+                                " % steady (" + std::to_string(provers) + " prover worker" + (provers == 1 ? "" : "s") +
+                                ", " + std::to_string(samples.size()) + " samples)");
+    }
+    kv.add("max queued", std::to_string(max_queued));
+    kv.add("daemon RSS", fmt_bytes(rss) + " (peak " + fmt_bytes(peak_rss) + ")");
+    std::cout << kv.render();
+    Table t({"stage", "mean ms"});
+    t.add({"queue_wait", fmt_opt(mean(queue), 1)});
+    t.add({"srs_load", fmt_opt(mean(srs), 1)});
+    t.add({"synthesis", fmt_opt(mean(synth), 1)});
+    t.add({"prove", fmt_opt(mean(prove), 1)});
+    t.add({"  finalize", fmt_opt(mean(finalize), 1)});
+    t.add({"total", fmt_opt(mean(total), 1)});
+    std::cout << "\nserver timings per proof (summed over partitions):\n" << t.render(2);
+    const uint64_t not_attempted = o.count - res.attempted;
+    if (!failures.empty() || not_attempted > 0) {
+      const uint64_t listable = failed - not_attempted;
+      std::cout << "\nfailures"
+                << (listable > failures.size() ? " (first " + std::to_string(failures.size()) + ")" : "") << ":\n";
+      if (not_attempted > 0) std::cout << "  " << not_attempted << " proofs not submitted (interrupted)\n";
+      for (const auto& f : failures) {
+        std::cout << "  #" << f["index"].get<uint64_t>() << " " << f["job_id"].get<std::string>() << ": "
+                  << f["error"].get<std::string>() << "\n";
+      }
+    }
+  }
+  if (sampler.errors() > 0 && g.verbose) {
+    std::cerr << "cuzk-bench: " << sampler.errors() << " GetStatus samples failed; last: " << sampler.last_error()
+              << "\n";
+  }
+  if (interrupted()) std::cerr << "cuzk-bench: interrupted\n";
+  return failed == 0 && !interrupted() ? 0 : 1;
+}
+
+}  // namespace cuzk::bench

@@ -1,0 +1,191 @@
+// cuzk-bench single: one Prove call, its server timings and client wall time, and the proof
+// verified against the circuit's verifying key.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "interrupt.hpp"
+#include "proof_checker.hpp"
+#include "report.hpp"
+#include "request.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+// The request, or a usage error (exit code 2).
+Result<v1::ProveRequest> build_request(const SingleOptions& o, std::string& request_id) {
+  v1::ProveRequest req;
+  auto* s = req.mutable_submit();
+  s->set_proof_kind(v1::GENERIC);
+  s->set_circuit_id(o.circuit);
+  auto prio = parse_priority(o.priority);
+  if (!prio) return make_error(prio.error());
+  s->set_priority(*prio);
+  request_id = o.request_id.empty() ? new_request_id() : o.request_id;
+  s->set_request_id(request_id);
+
+  if (!o.wtns.empty()) {
+    if (o.partitions && *o.partitions != o.wtns.size()) {
+      return make_error("--partitions " + std::to_string(*o.partitions) + " but " + std::to_string(o.wtns.size()) +
+                        " --wtns files (one per partition)");
+    }
+    for (const auto& path : o.wtns) {
+      auto bytes = read_file(path);
+      if (!bytes) return make_error(bytes.error());
+      s->add_witnesses(std::move(*bytes));
+    }
+    return req;
+  }
+  if (!o.inputs.empty()) {
+    if (o.partitions && *o.partitions != o.inputs.size()) {
+      return make_error("--partitions " + std::to_string(*o.partitions) + " but " + std::to_string(o.inputs.size()) +
+                        " --input values (one per partition)");
+    }
+    for (const auto& hex : o.inputs) {
+      auto bytes = parse_hex_input(hex);
+      if (!bytes) return make_error(bytes.error());
+      s->add_partition_inputs(std::move(*bytes));
+    }
+    return req;
+  }
+  const uint32_t k = o.partitions.value_or(1);
+  for (uint32_t i = 0; i < k; ++i) {
+    s->add_partition_inputs(o.seed ? seeded_partition_input(*o.seed, i) : random_partition_input());
+  }
+  return req;
+}
+
+}  // namespace
+
+int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, nlohmann::json& json) {
+  std::string request_id;
+  auto req = build_request(o, request_id);
+  if (!req) {
+    std::cerr << "cuzk-bench: " << req.error() << "\n";
+    return 2;
+  }
+  const auto& submit = req->submit();
+  const uint32_t partitions =
+      static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size() : submit.partition_inputs_size());
+
+  v1::ProveResponse resp;
+  grpc::Status st;
+  double wall_ms = 0;
+  {
+    InflightCalls calls;
+    InterruptWatcher watcher(calls);
+    grpc::ClientContext ctx;
+    set_deadline(ctx, std::chrono::milliseconds(o.timeout_ms));
+    InflightGuard guard(calls, &ctx);
+    auto stub = client.new_stub();
+    if (g.verbose) std::cerr << "proving " << o.circuit << " (" << partitions << " partitions) ...\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    st = stub->Prove(&ctx, *req, &resp);
+    wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  json["command"] = "single";
+  json["circuit"] = o.circuit;
+  json["request_id"] = request_id;
+  json["partitions"] = partitions;
+  json["priority"] = o.priority;
+  json["client_wall_ms"] = rounded(wall_ms, 1);
+
+  if (!st.ok()) {
+    std::string err = describe_rpc_error("Prove", st, client.address());
+    const bool gave_up = st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED || interrupted();
+    if (gave_up) {
+      // The job keeps running unless we say otherwise.
+      auto c = client.cancel(request_id, std::chrono::seconds(5));
+      err += c ? (c->cancelled() ? "; cancelled job " + request_id : "; job " + request_id + " was not cancelled")
+               : "; could not cancel job " + request_id + ": " + c.error();
+      if (interrupted()) err = "interrupted; " + err;
+    }
+    json["status"] = "RPC_ERROR";
+    json["error"] = err;
+    json["verified"] = nullptr;
+    std::cerr << "cuzk-bench: " << err << "\n";
+    return 1;
+  }
+
+  const auto& r = resp.result();
+  const bool completed = r.status() == v1::AwaitProofResponse::COMPLETED;
+  json["status"] = status_name(r.status());
+  json["job_id"] = r.job_id();
+  json["timings_ms"] = {{"queue_wait", r.queue_wait_ms()}, {"srs_load", r.srs_load_ms()},
+                        {"synthesis", r.synthesis_ms()},   {"prove", r.gpu_compute_ms()},
+                        {"finalize", r.finalize_ms()},     {"total", r.total_ms()}};
+  json["proof_bytes"] = r.proof().size();
+  json["error"] = r.error_message().empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error_message());
+  if (completed) {
+    json["proof_hex"] = to_hex(r.proof());
+    auto& pi = json["public_inputs_hex"] = nlohmann::json::array();
+    for (const auto& p : r.public_inputs()) pi.push_back(to_hex(p));
+  }
+
+  std::optional<CheckOutcome> check;
+  std::string verify_error;
+  if (completed && !o.no_verify) {
+    auto checker = ProofChecker::fetch(client, o.circuit);
+    if (!checker) {
+      verify_error = checker.error();
+    } else {
+      const std::vector<std::string> inputs(r.public_inputs().begin(), r.public_inputs().end());
+      check = checker->check(r.proof(), inputs, partitions);
+      if (!check->valid) verify_error = check->detail;
+    }
+  }
+  const bool valid = check && check->valid;
+  json["verified"] = o.no_verify || !completed ? nlohmann::json(nullptr) : nlohmann::json(valid);
+  json["verify_ms"] = check ? json_number(check->ms, 2) : nlohmann::json(nullptr);
+  if (!verify_error.empty()) json["verify_error"] = verify_error;
+
+  if (!g.json) {
+    KeyValues kv;
+    kv.add("circuit",
+           o.circuit + " (" + std::to_string(partitions) + (partitions == 1 ? " partition)" : " partitions)"));
+    kv.add("job id", r.job_id());
+    kv.add("status", status_name(r.status()));
+    if (!r.error_message().empty()) kv.add("error", r.error_message());
+    if (completed) {
+      kv.add("proof", std::to_string(r.proof().size()) + " bytes");
+      kv.add("server total", std::to_string(r.total_ms()) + " ms");
+    }
+    kv.add("client wall", fmt_fixed(wall_ms, 1) + " ms");
+    if (completed) {
+      if (o.no_verify) {
+        kv.add("verified", "skipped (--no-verify)");
+      } else if (valid) {
+        kv.add("verified", "yes (" + fmt_fixed(check->ms, 1) + " ms)");
+      } else {
+        kv.add("verified", "NO: " + verify_error);
+      }
+    }
+    std::cout << kv.render();
+    if (completed) {
+      Table t({"stage", "ms"});
+      t.add({"queue_wait", std::to_string(r.queue_wait_ms())});
+      t.add({"srs_load", std::to_string(r.srs_load_ms())});
+      t.add({"synthesis", std::to_string(r.synthesis_ms())});
+      t.add({"prove", std::to_string(r.gpu_compute_ms())});
+      t.add({"  finalize", std::to_string(r.finalize_ms())});
+      t.add({"total", std::to_string(r.total_ms())});
+      std::cout << "\nserver timings (summed over partitions):\n" << t.render(2);
+      if (o.show_proof || g.verbose) std::cout << "\nproof " << to_hex(r.proof()) << "\n";
+    }
+  }
+  if (!completed) {
+    std::cerr << "cuzk-bench: proof " << status_name(r.status())
+              << (r.error_message().empty() ? "" : ": " + r.error_message()) << "\n";
+    return 1;
+  }
+  if (!o.no_verify && !valid) {
+    std::cerr << "cuzk-bench: verification failed: " << verify_error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace cuzk::bench

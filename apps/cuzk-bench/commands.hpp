@@ -1,0 +1,70 @@
+#pragma once
+// The subcommands of cuzk-bench. Each run_* prints its human-readable output to stdout (unless
+// --json), fills `json` with its machine-readable result, and returns the exit code (0 ok,
+// 1 failure). main() prints the JSON object after a spawned daemon has been stopped, so that the
+// daemon's exit code is part of it.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client.hpp"
+
+namespace cuzk::bench {
+
+struct GlobalOptions {
+  std::string addr;  // empty: default_address()
+  bool json = false;
+  bool verbose = false;
+  std::string spawn_daemon;
+  std::vector<std::string> daemon_args;
+  std::string data_dir;
+  unsigned connect_timeout_s = 10;
+  unsigned spawn_timeout_s = 120;
+  unsigned stop_timeout_s = 120;
+};
+
+struct SingleOptions {
+  std::string circuit;
+  std::optional<uint32_t> partitions;
+  std::vector<std::string> inputs;  // hex, one per partition
+  std::optional<uint64_t> seed;
+  std::vector<std::string> wtns;
+  std::string priority = "default";
+  std::string request_id;
+  uint64_t timeout_ms = 0;  // 0: none
+  bool no_verify = false;
+  bool show_proof = false;
+};
+int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, nlohmann::json& json);
+
+struct BatchOptions {
+  std::string circuit;
+  uint64_t count = 10;
+  unsigned concurrency = 1;
+  uint32_t partitions = 1;
+  std::string priority = "default";
+  std::string timeline;
+  uint64_t warmup = 0;
+  uint64_t timeout_ms = 0;
+  unsigned sample_ms = 100;
+  bool no_verify = false;
+};
+int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlohmann::json& json);
+
+int run_status(Client& client, const GlobalOptions& g, nlohmann::json& json);
+int run_preload(Client& client, const GlobalOptions& g, const std::string& circuit, nlohmann::json& json);
+int run_evict(Client& client, const GlobalOptions& g, const std::string& circuit, nlohmann::json& json);
+int run_metrics(Client& client, const GlobalOptions& g, nlohmann::json& json);
+int run_cancel(Client& client, const GlobalOptions& g, const std::string& job_id, nlohmann::json& json);
+
+struct PceBenchOptions {
+  std::string circuit;
+  unsigned reps = 3;
+  unsigned threads = 0;  // 0: all hardware threads
+};
+// In-process (no daemon).
+int run_pce_bench(const GlobalOptions& g, const PceBenchOptions& o, nlohmann::json& json);
+
+}  // namespace cuzk::bench

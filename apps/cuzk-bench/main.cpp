@@ -1,0 +1,221 @@
+// cuzk-bench: a client of the cuzk daemon for single proofs, throughput batches and daemon
+// administration, plus an in-process PCE benchmark. Exit codes: 0 success, 1 a failure (an RPC
+// error, a failed or invalid proof, a spawned daemon that did not exit cleanly), 2 bad usage.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+#include <memory>
+
+#include "client.hpp"
+#include "commands.hpp"
+#include "daemon_spawner.hpp"
+#include "interrupt.hpp"
+#include "util/cpu_features.hpp"
+
+namespace {
+
+using namespace cuzk::bench;
+
+const char* kFooter = R"(Addresses: unix:///path/to/socket or host:port (default: the daemon's default,
+unix://$XDG_DATA_HOME/cuzk/cuzk.sock, or ~/.local/share/cuzk/cuzk.sock).
+--spawn-daemon PATH starts a private daemon on a temporary socket for this run and stops it
+afterwards (its exit code is reported); pass daemon flags with --daemon-arg=--flag=value.
+Built-in circuit ids: chain:N and filecoin-like:N (N = constraints, a number or 2^k).
+Exit codes: 0 success, 1 failure (RPC error, failed or invalid proof), 2 bad usage.)";
+
+void print_json(const nlohmann::json& j) {
+  std::cout << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk-bench — drive and measure a cuzk proving daemon"};
+  app.set_version_flag("--version", std::string("cuzk-bench ") + CUZK_VERSION);
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand
+
+  GlobalOptions g;
+  app.add_option("-a,--addr", g.addr, "Daemon address: unix:///path or host:port (default: the daemon's default)");
+  app.add_flag("--json", g.json, "Print one JSON object on stdout instead of text");
+  app.add_flag("-v,--verbose", g.verbose, "Progress and per-proof lines on stderr; the spawned daemon's stderr too");
+  app.add_option("--spawn-daemon", g.spawn_daemon,
+                 "Start this cuzk-daemon on a private unix socket for the run, stop it (SIGTERM) at the end");
+  app.add_option("--daemon-arg", g.daemon_args, "An argument for the spawned daemon (repeatable; --daemon-arg=--x=y)")
+      ->allow_extra_args(false);
+  app.add_option("--data-dir", g.data_dir, "The spawned daemon's data directory (default: a temporary one)");
+  app.add_option("--connect-timeout", g.connect_timeout_s, "Seconds to wait for the connection (default 10)")
+      ->check(CLI::Range(1u, 3600u));
+  app.add_option("--spawn-timeout", g.spawn_timeout_s,
+                 "Seconds to wait for the spawned daemon's 'listening' line (default 120)")
+      ->check(CLI::Range(1u, 86400u));
+  app.add_option("--stop-timeout", g.stop_timeout_s, "Seconds to wait for the spawned daemon to exit (default 120)")
+      ->check(CLI::Range(1u, 86400u));
+
+  const std::vector<std::string> priorities{"default", "low", "normal", "high", "critical"};
+
+  SingleOptions single;
+  auto* s = app.add_subcommand("single", "One proof: server timings, client wall time, verification");
+  s->add_option("--circuit", single.circuit, "Circuit id (e.g. chain:2^18)")->required();
+  auto* s_parts = s->add_option("--partitions", single.partitions, "Partitions (default 1, or one per --input/--wtns)")
+                      ->check(CLI::Range(1u, 4096u));
+  auto* s_input =
+      s->add_option("--input", single.inputs, "A partition input in hex, up to 64 bytes (repeat per partition)")
+          ->allow_extra_args(false);
+  auto* s_seed = s->add_option("--seed", single.seed, "Derive the partition inputs from this seed (default: random)");
+  auto* s_wtns = s->add_option("--wtns", single.wtns, "A circom .wtns witness per partition (repeatable)")
+                     ->check(CLI::ExistingFile);
+  s_input->excludes(s_seed);
+  s_wtns->excludes(s_input)->excludes(s_seed);
+  (void)s_parts;
+  s->add_option("--priority", single.priority, "low, normal, high or critical (default: the kind's default)")
+      ->check(CLI::IsMember(priorities));
+  s->add_option("--request-id", single.request_id, "Idempotency key and job id (default: a fresh random id)");
+  s->add_option("--timeout-ms", single.timeout_ms, "Give up (and cancel the job) after this long (default: no limit)");
+  s->add_flag("--no-verify", single.no_verify, "Do not verify the proof");
+  s->add_flag("--show-proof", single.show_proof, "Print the proof bytes in hex");
+
+  BatchOptions batch;
+  auto* b = app.add_subcommand("batch", "COUNT proofs, at most J in flight: throughput, latency, prover utilization");
+  b->add_option("--circuit", batch.circuit, "Circuit id (e.g. chain:2^18)")->required();
+  b->add_option("-c,--count", batch.count, "Proofs to measure (default 10)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
+  b->add_option("-j,--concurrency", batch.concurrency, "Proofs in flight at once (default 1)")
+      ->check(CLI::Range(1u, 4096u));
+  b->add_option("--partitions", batch.partitions, "Partitions per proof (default 1)")->check(CLI::Range(1u, 4096u));
+  b->add_option("--priority", batch.priority, "low, normal, high or critical (default: the kind's default)")
+      ->check(CLI::IsMember(priorities));
+  b->add_option("--timeline", batch.timeline, "Write a CSV of events: t_ms,event,proof_index,job_id,detail");
+  b->add_option("--warmup", batch.warmup, "Unmeasured proofs to run first (default 0)");
+  b->add_option("--timeout-ms", batch.timeout_ms, "Per-proof limit; a proof past it fails (default: none)");
+  b->add_option("--sample-ms", batch.sample_ms, "GetStatus sampling interval (default 100)")
+      ->check(CLI::Range(10u, 60000u));
+  b->add_flag("--no-verify", batch.no_verify, "Do not verify the proofs");
+
+  app.add_subcommand("status", "The daemon's status: workers, queues, loaded keys and circuits, memory");
+  std::string preload_circuit, evict_circuit, cancel_job;
+  auto* pre = app.add_subcommand("preload", "Load (or generate) a circuit's keys ahead of use");
+  pre->add_option("--circuit", preload_circuit, "Circuit id")->required();
+  auto* ev = app.add_subcommand("evict", "Drop a circuit's keys from memory");
+  ev->add_option("--circuit", evict_circuit, "Circuit id")->required();
+  app.add_subcommand("metrics", "Print the daemon's Prometheus metrics");
+  auto* can = app.add_subcommand("cancel", "Cancel a queued or running job");
+  can->add_option("--job", cancel_job, "Job id")->required();
+
+  PceBenchOptions pce;
+  auto* p = app.add_subcommand("pce-bench", "In-process: full synthesis vs PCE extraction and witness + MatVec");
+  p->add_option("--circuit", pce.circuit, "Built-in circuit (chain:N or filecoin-like:N)")->required();
+  p->add_option("--reps", pce.reps, "Repetitions (medians are reported; default 3)")->check(CLI::Range(1u, 1000u));
+  p->add_option("--threads", pce.threads, "Threads for MatVec (default: all hardware threads)")
+      ->check(CLI::Range(1u, 4096u));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  nlohmann::json json = nlohmann::json::object();
+  int rc = 1;
+  try {
+    cuzk::require_cpu_features();
+    install_interrupt_handlers();
+    CLI::App* cmd = app.get_subcommands().front();
+    const std::string name = cmd->get_name();
+
+    if (name == "pce-bench") {
+      if (!g.spawn_daemon.empty() || !g.addr.empty()) {
+        std::cerr << "cuzk-bench: pce-bench runs in-process; --spawn-daemon and --addr do not apply\n";
+        return 2;
+      }
+      rc = run_pce_bench(g, pce, json);
+      json["exit_code"] = rc;
+      if (g.json) print_json(json);
+      return rc;
+    }
+    if (!g.spawn_daemon.empty() && !g.addr.empty()) {
+      std::cerr << "cuzk-bench: --spawn-daemon and --addr exclude each other\n";
+      return 2;
+    }
+    if (g.spawn_daemon.empty() && (!g.daemon_args.empty() || !g.data_dir.empty())) {
+      std::cerr << "cuzk-bench: --daemon-arg and --data-dir need --spawn-daemon\n";
+      return 2;
+    }
+
+    if (!g.addr.empty()) {
+      if (auto t = grpc_target(g.addr); !t) {
+        std::cerr << "cuzk-bench: " << t.error() << "\n";
+        return 2;
+      }
+    }
+
+    std::unique_ptr<SpawnedDaemon> daemon;
+    std::string address = g.addr.empty() ? default_address() : g.addr;
+    if (!g.spawn_daemon.empty()) {
+      SpawnOptions so;
+      so.daemon = g.spawn_daemon;
+      so.data_dir = g.data_dir;
+      so.extra_args = g.daemon_args;
+      so.start_timeout = std::chrono::seconds(g.spawn_timeout_s);
+      so.echo_stderr = g.verbose;
+      auto d = SpawnedDaemon::start(so);
+      if (!d) {
+        std::cerr << "cuzk-bench: " << d.error() << "\n";
+        if (g.json) print_json({{"command", name}, {"exit_code", 1}, {"error", d.error()}});
+        return 1;
+      }
+      daemon = std::move(*d);
+      address = daemon->address();
+      if (g.verbose) std::cerr << "spawned daemon pid " << daemon->pid() << ": " << daemon->listening_line() << "\n";
+    }
+
+    {
+      // The connection is closed before the daemon is stopped (an open one can delay its drain).
+      auto client = Client::connect(address, std::chrono::seconds(g.connect_timeout_s));
+      if (!client) {
+        std::cerr << "cuzk-bench: " << client.error() << "\n";
+        json = {{"command", name}, {"error", client.error()}};
+      } else if (name == "single") {
+        rc = run_single(*client, g, single, json);
+      } else if (name == "batch") {
+        rc = run_batch(*client, g, batch, json);
+      } else if (name == "status") {
+        rc = run_status(*client, g, json);
+      } else if (name == "preload") {
+        rc = run_preload(*client, g, preload_circuit, json);
+      } else if (name == "evict") {
+        rc = run_evict(*client, g, evict_circuit, json);
+      } else if (name == "metrics") {
+        rc = run_metrics(*client, g, json);
+      } else if (name == "cancel") {
+        rc = run_cancel(*client, g, cancel_job, json);
+      }
+    }
+    if (rc == 2) return 2;
+    if (json.is_null() || json.empty()) json = {{"command", name}};
+
+    if (daemon) {
+      if (g.verbose) std::cerr << "stopping the daemon (SIGTERM) ...\n";
+      const DaemonExit e = daemon->stop(std::chrono::seconds(g.stop_timeout_s));
+      json["daemon"] = {{"exit_code", e.signal != 0 ? nlohmann::json(nullptr) : nlohmann::json(e.exit_code)},
+                        {"signal", e.signal},
+                        {"killed", e.killed},
+                        {"clean", e.ok()},
+                        {"data_dir", g.data_dir.empty() ? nlohmann::json(nullptr) : nlohmann::json(g.data_dir)}};
+      if (!g.json) std::cout << "\nspawned daemon: " << e.describe() << "\n";
+      if (!e.ok()) {
+        const std::string tail = daemon->stderr_tail();
+        std::cerr << "cuzk-bench: the spawned daemon did not exit cleanly (" << e.describe() << ")"
+                  << (tail.empty() ? std::string() : "; its stderr ended with:\n" + tail) << "\n";
+        if (rc == 0) rc = 1;
+      }
+    }
+    json["exit_code"] = rc;
+    if (g.json) print_json(json);
+    return rc;
+  } catch (const std::exception& e) {
+    std::cerr << "cuzk-bench: error: " << e.what() << "\n";
+    return 1;
+  }
+}

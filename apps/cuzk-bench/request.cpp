@@ -1,0 +1,111 @@
+#include "request.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "util/rng.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+std::string le_bytes(uint64_t x) {
+  std::string s(8, '\0');
+  for (int i = 0; i < 8; ++i) s[static_cast<size_t>(i)] = static_cast<char>(x >> (8 * i));
+  return s;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Result<v1::Priority> parse_priority(std::string_view name) {
+  if (name == "low") return v1::LOW;
+  if (name == "normal") return v1::NORMAL;
+  if (name == "high") return v1::HIGH;
+  if (name == "critical") return v1::CRITICAL;
+  if (name == "default" || name == "unspecified") return v1::PRIORITY_UNSPECIFIED;
+  return make_error("unknown priority '" + std::string(name) + "' (expected low, normal, high or critical)");
+}
+
+const char* priority_name(v1::Priority p) {
+  switch (p) {
+    case v1::LOW:
+      return "low";
+    case v1::NORMAL:
+      return "normal";
+    case v1::HIGH:
+      return "high";
+    case v1::CRITICAL:
+      return "critical";
+    default:
+      return "default";
+  }
+}
+
+Result<std::string> parse_hex_input(std::string_view hex) {
+  if (hex.starts_with("0x") || hex.starts_with("0X")) hex.remove_prefix(2);
+  if (hex.empty()) return make_error("--input: empty hex string");
+  if (hex.size() % 2 != 0) return make_error("--input '" + std::string(hex) + "': odd number of hex digits");
+  if (hex.size() / 2 > kMaxPartitionInputBytes) {
+    return make_error("--input: " + std::to_string(hex.size() / 2) + " bytes; a partition input is at most " +
+                      std::to_string(kMaxPartitionInputBytes));
+  }
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = hex_digit(hex[i]), lo = hex_digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) return make_error("--input '" + std::string(hex) + "': not a hex string");
+    out += static_cast<char>(hi * 16 + lo);
+  }
+  return out;
+}
+
+std::string random_partition_input() {
+  SystemRng rng;
+  return le_bytes(rng());
+}
+
+std::string seeded_partition_input(uint64_t seed, uint64_t partition) {
+  Xoshiro256 rng(seed ^ (partition * 0xD1B54A32D192ED03ull));
+  return le_bytes(rng());
+}
+
+std::string new_request_id() {
+  SystemRng rng;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
+  return std::string("cuzk-bench-") + buf;
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("cannot read " + path + ": " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return make_error("error reading " + path);
+  return ss.str();
+}
+
+const char* status_name(v1::AwaitProofResponse::Status s) {
+  switch (s) {
+    case v1::AwaitProofResponse::COMPLETED:
+      return "COMPLETED";
+    case v1::AwaitProofResponse::FAILED:
+      return "FAILED";
+    case v1::AwaitProofResponse::CANCELLED:
+      return "CANCELLED";
+    case v1::AwaitProofResponse::TIMEOUT:
+      return "TIMEOUT";
+    default:
+      return "UNKNOWN";
+  }
+}
+
+}  // namespace cuzk::bench

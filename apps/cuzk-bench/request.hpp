@@ -1,0 +1,35 @@
+#pragma once
+// Building GENERIC proof requests: partition inputs (hex, seeded or random), .wtns files, request
+// ids and priorities.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client.hpp"
+#include "util/result.hpp"
+
+namespace cuzk::bench {
+
+inline constexpr size_t kMaxPartitionInputBytes = 64;  // the proto's limit for built-in circuits
+inline constexpr size_t kRandomInputBytes = 8;
+
+// "low", "normal", "high", "critical" (and "default" / "unspecified": the kind's default).
+Result<v1::Priority> parse_priority(std::string_view name);
+const char* priority_name(v1::Priority p);
+
+// 1..64 bytes of hex (an optional 0x prefix); the error says what is wrong.
+Result<std::string> parse_hex_input(std::string_view hex);
+// 8 bytes from the kernel's CSPRNG.
+std::string random_partition_input();
+// 8 bytes that depend only on (seed, partition).
+std::string seeded_partition_input(uint64_t seed, uint64_t partition);
+// "cuzk-bench-" + 16 random hex digits.
+std::string new_request_id();
+
+// Reads a whole file (a .wtns); errors name the path.
+Result<std::string> read_file(const std::string& path);
+
+const char* status_name(v1::AwaitProofResponse::Status s);
+
+}  // namespace cuzk::bench

@@ -1,0 +1,450 @@
+// cuzk-daemon: the proving engine behind the cuzk.v1.ProvingEngine gRPC service (and optional
+// HTTP /metrics and /status).
+//
+// Exit codes: 0 after a shutdown by signal, 1 on a runtime failure (address in use, engine
+// failure), 2 on a configuration or usage error. SIGTERM/SIGINT once: stop accepting proofs,
+// finish the queued and running ones (clients waiting in Prove/AwaitProof get their results),
+// then stop serving. A second signal cancels the remaining work and exits at once.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "engine/config.hpp"
+#include "engine/engine.hpp"
+#include "server/grpc_server.hpp"
+#include "server/metrics_http.hpp"
+#include "server/proving_service.hpp"
+#include "util/atomic_file.hpp"
+#include "util/cpu_features.hpp"
+#include "util/log.hpp"
+
+namespace {
+
+using cuzk::engine::Config;
+using cuzk::logging::Level;
+using cuzk::logging::log_event;
+
+constexpr int kExitOk = 0;
+constexpr int kExitRuntime = 1;
+constexpr int kExitConfig = 2;
+
+struct Options {
+  std::string config_path;
+  std::string listen;
+  std::string data_dir;
+  std::string log_level;
+  std::string log_format;
+  std::string pid_file;
+  bool check_config = false;
+};
+
+// ---- configuration ----
+
+// Loads the file (or the defaults) and applies the command-line overrides; the result is
+// finalized. Errors are messages for the user.
+cuzk::Result<Config> effective_config(const Options& opt) {
+  auto loaded = opt.config_path.empty() ? cuzk::engine::default_config() : cuzk::engine::load_config(opt.config_path);
+  if (!loaded) return cuzk::make_error(loaded.error());
+  Config cfg = std::move(*loaded);
+  if (!opt.data_dir.empty()) {
+    std::error_code ec;
+    const std::string new_dir = std::filesystem::absolute(opt.data_dir, ec).lexically_normal().string();
+    if (ec) return cuzk::make_error("--data-dir " + opt.data_dir + ": " + ec.message());
+    // finalize() derived these from the old data directory unless they were set explicitly;
+    // clearing the derived ones lets it derive them again from the new one.
+    const std::string& old_dir = cfg.daemon.data_dir;
+    if (cfg.daemon.listen == "unix://" + old_dir + "/cuzk.sock") cfg.daemon.listen.clear();
+    if (cfg.srs.param_dir == old_dir + "/params") cfg.srs.param_dir.clear();
+    if (cfg.pce.dir == old_dir + "/pce") cfg.pce.dir.clear();
+    cfg.daemon.data_dir = new_dir;
+  }
+  if (!opt.listen.empty()) cfg.daemon.listen = opt.listen;
+  if (!opt.log_level.empty()) cfg.logging.level = opt.log_level;
+  if (!opt.log_format.empty()) cfg.logging.format = opt.log_format;
+  if (auto r = cfg.finalize(); !r) {
+    const bool overridden =
+        !opt.data_dir.empty() || !opt.listen.empty() || !opt.log_level.empty() || !opt.log_format.empty();
+    return cuzk::make_error(r.error() + (overridden ? " (after the command-line overrides)" : ""));
+  }
+  // Limits that finalize() does not know about (the length of a unix socket path), checked
+  // before the engine spends time starting.
+  try {
+    cuzk::server::parse_listen_address(cfg.daemon.listen);
+  } catch (const std::invalid_argument& e) {
+    return cuzk::make_error(e.what());
+  }
+  return cfg;
+}
+
+std::string toml_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string toml_bool(bool b) {
+  return b ? "true" : "false";
+}
+
+std::string toml_seconds(double s) {
+  std::ostringstream os;
+  os.precision(17);
+  os << s;
+  std::string text = os.str();
+  // A TOML float needs a fraction or exponent: 300 -> 300.0.
+  if (text.find_first_of(".eE") == std::string::npos && text.find_first_of("ni") == std::string::npos) text += ".0";
+  return text;
+}
+
+// The effective configuration as TOML that load_config reads back to the same values (sizes in
+// bytes, durations in seconds).
+std::string config_to_toml(const Config& c) {
+  std::ostringstream o;
+  o << "[daemon]\n"
+    << "listen = " << toml_string(c.daemon.listen) << "\n"
+    << "allow_remote = " << toml_bool(c.daemon.allow_remote) << "\n"
+    << "max_message_bytes = " << c.daemon.max_message_bytes << "\n"
+    << "metrics_listen = " << toml_string(c.daemon.metrics_listen) << "\n"
+    << "data_dir = " << toml_string(c.daemon.data_dir) << "\n"
+    << "builtin_circuits = " << toml_bool(c.daemon.builtin_circuits) << "\n\n";
+  o << "[memory]\n"
+    << "total_budget = "
+    << (c.memory.total_budget == 0 ? std::string("\"auto\"") : std::to_string(c.memory.total_budget)) << "\n"
+    << "safety_margin = " << c.memory.safety_margin << "\n"
+    << "eviction_min_idle = " << toml_seconds(c.memory.eviction_min_idle_s) << "\n\n";
+  o << "[gpus]\ndevices = [";
+  for (size_t i = 0; i < c.gpus.devices.size(); ++i) o << (i ? ", " : "") << c.gpus.devices[i];
+  o << "]\nworkers_per_device = " << c.gpus.workers_per_device << "\n\n";
+  o << "[scheduler]\n"
+    << "max_pending_jobs = " << c.scheduler.max_pending_jobs << "\n"
+    << "completed_retention = " << toml_seconds(c.scheduler.completed_retention_s) << "\n\n";
+  o << "[synthesis]\n"
+    << "workers = " << c.synthesis.workers << "\n"
+    << "threads = " << c.synthesis.threads << "\n"
+    << "lookahead = " << c.synthesis.lookahead << "\n\n";
+  o << "[prover]\n"
+    << "workers = " << c.prover.workers << "\n"
+    << "threads = " << c.prover.threads << "\n"
+    << "finalize_workers = " << c.prover.finalize_workers << "\n\n";
+  o << "[srs]\n"
+    << "param_dir = " << toml_string(c.srs.param_dir) << "\n"
+    << "preload = [";
+  for (size_t i = 0; i < c.srs.preload.size(); ++i) o << (i ? ", " : "") << toml_string(c.srs.preload[i]);
+  o << "]\ncheck_subgroups = " << toml_bool(c.srs.check_subgroups) << "\n\n";
+  o << "[pce]\n"
+    << "dir = " << toml_string(c.pce.dir) << "\n"
+    << "extract_on_first_use = " << toml_bool(c.pce.extract_on_first_use) << "\n"
+    << "verify_checksums = " << toml_bool(c.pce.verify_checksums) << "\n\n";
+  o << "[logging]\n"
+    << "level = " << toml_string(c.logging.level) << "\n"
+    << "format = " << toml_string(c.logging.format) << "\n";
+  for (const auto& circuit : c.circuits) {
+    o << "\n[[circuits]]\nid = " << toml_string(circuit.id) << "\n";
+    const std::pair<const char*, const std::string*> files[] = {
+        {"builtin", &circuit.builtin}, {"pce", &circuit.pce}, {"r1cs", &circuit.r1cs},
+        {"params", &circuit.params},   {"vk", &circuit.vk},   {"zkey", &circuit.zkey}};
+    for (const auto& [key, value] : files) {
+      if (!value->empty()) o << key << " = " << toml_string(*value) << "\n";
+    }
+    if (circuit.test_setup) o << "test_setup = true\n";
+  }
+  return o.str();
+}
+
+// ---- pid file ----
+
+// Writes the pid file atomically and removes it on destruction if it still names this process
+// (a newer daemon may have taken it over).
+class PidFile {
+ public:
+  explicit PidFile(std::string path) : path_(std::move(path)) {
+    if (path_.empty()) return;
+    const std::string text = std::to_string(::getpid()) + "\n";
+    cuzk::AtomicFile file(path_, 0644);
+    file.write(std::as_bytes(std::span(text.data(), text.size())));
+    file.commit();
+  }
+  ~PidFile() {
+    if (path_.empty()) return;
+    std::ifstream in(path_);
+    long pid = 0;
+    if (in >> pid && pid == static_cast<long>(::getpid())) {
+      std::error_code ec;
+      std::filesystem::remove(path_, ec);
+    }
+  }
+  PidFile(const PidFile&) = delete;
+  PidFile& operator=(const PidFile&) = delete;
+
+ private:
+  std::string path_;
+};
+
+// ---- signals ----
+
+// Receives SIGINT/SIGTERM with sigtimedwait on its own thread (the signals are blocked in every
+// thread, so none is interrupted and no work happens in a signal handler) and counts them.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(const sigset_t& set) : set_(set), thread_([this] { loop(); }) {}
+  ~SignalWatcher() {
+    stop_.store(true);
+    thread_.join();
+  }
+  SignalWatcher(const SignalWatcher&) = delete;
+  SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  // Waits until at least `n` signals arrived or `pred()` holds; returns the signal count.
+  template <class Pred>
+  int wait_for(int n, Pred pred) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return count_ >= n || pred(); });
+    return count_;
+  }
+  template <class Pred>
+  bool wait_until(std::chrono::steady_clock::time_point deadline, Pred pred) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_until(lock, deadline, pred);
+  }
+  // Wakes waiters after a state change made under lock().
+  void notify() { cv_.notify_all(); }
+  std::mutex& mutex() { return mu_; }
+  int last_signal() {
+    std::lock_guard lock(mu_);
+    return last_;
+  }
+
+ private:
+  void loop() {
+    while (!stop_.load()) {
+      // A short timeout so the destructor can stop the thread.
+      const timespec timeout{0, 200'000'000};
+      siginfo_t info{};
+      const int sig = ::sigtimedwait(&set_, &info, &timeout);
+      if (sig <= 0) continue;
+      int count = 0;
+      {
+        std::lock_guard lock(mu_);
+        count = ++count_;
+        last_ = sig;
+      }
+      log_event(count == 1 ? Level::info : Level::warn, "signal",
+                {{"signal", sigabbrev_np(sig) ? sigabbrev_np(sig) : std::to_string(sig)},
+                 {"action", count == 1 ? "drain (a second signal cancels the remaining work)" : "cancel"}});
+      cv_.notify_all();
+    }
+  }
+
+  sigset_t set_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int count_ = 0;
+  int last_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// ---- the daemon ----
+
+int run(const Options& opt, const sigset_t& signals) {
+  auto cfg_result = effective_config(opt);
+  if (!cfg_result) {
+    std::cerr << "cuzk-daemon: configuration error: " << cfg_result.error() << "\n";
+    return kExitConfig;
+  }
+  const Config& cfg = *cfg_result;
+  if (opt.check_config) {
+    std::cout << config_to_toml(cfg) << std::flush;
+    return kExitOk;
+  }
+
+  try {
+    cuzk::logging::init_logging(cfg.logging.level, cfg.logging.format);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "cuzk-daemon: configuration error: " << e.what() << "\n";
+    return kExitConfig;
+  }
+  cuzk::server::route_grpc_logs_to_spdlog();
+  log_event(Level::info, "starting",
+            {{"version", CUZK_VERSION},
+             {"config", opt.config_path.empty() ? "(defaults)" : opt.config_path},
+             {"data_dir", cfg.daemon.data_dir},
+             {"listen", cfg.daemon.listen}});
+
+  std::optional<PidFile> pid_file;
+  try {
+    pid_file.emplace(opt.pid_file);
+  } catch (const std::exception& e) {
+    log_event(Level::err, "startup failed", {{"error", std::string("cannot write the pid file: ") + e.what()}});
+    return kExitRuntime;
+  }
+
+  // Declared in this order so that they are destroyed in reverse: the listeners stop before
+  // the service and the engine they call go away.
+  std::unique_ptr<cuzk::engine::Engine> engine;
+  try {
+    engine = std::make_unique<cuzk::engine::Engine>(cfg);
+    engine->start();
+  } catch (const std::invalid_argument& e) {
+    log_event(Level::err, "startup failed", {{"error", e.what()}});
+    return kExitConfig;
+  } catch (const std::exception& e) {
+    log_event(Level::err, "startup failed", {{"error", e.what()}});
+    return kExitRuntime;
+  }
+  cuzk::server::ProvingService::Options service_options;
+  service_options.version = CUZK_VERSION;
+  service_options.max_request_bytes = cfg.daemon.max_message_bytes;
+  cuzk::server::ProvingService service(*engine, service_options);
+  // The transport accepts a margin above the configured limit so that slightly oversized proof
+  // requests reach the service and get INVALID_ARGUMENT with the limit named; far larger ones are
+  // cut off by gRPC itself (RESOURCE_EXHAUSTED) before they are buffered.
+  const uint64_t transport_limit =
+      cfg.daemon.max_message_bytes + std::min<uint64_t>(cfg.daemon.max_message_bytes, 64ull << 20);
+  std::optional<cuzk::server::GrpcServer> server;
+  std::unique_ptr<cuzk::server::MetricsHttpServer> http;
+  try {
+    server.emplace(cuzk::server::GrpcServerOptions{cfg.daemon.listen, transport_limit}, service);
+    server->start();
+    if (!cfg.daemon.metrics_listen.empty()) {
+      http = std::make_unique<cuzk::server::MetricsHttpServer>(
+          cuzk::server::MetricsHttpServer::Options{cfg.daemon.metrics_listen, cfg.daemon.allow_remote},
+          [&service] { return service.metrics_text(); }, [&service] { return service.status_json(); });
+      http->start();
+    }
+  } catch (const std::exception& e) {
+    log_event(Level::err, "startup failed", {{"error", e.what()}});
+    engine->shutdown(false);
+    return kExitRuntime;
+  }
+
+  SignalWatcher watcher(signals);
+  log_event(Level::info, "ready",
+            {{"listen", server->address()},
+             {"metrics", http ? http->address() : ""},
+             {"version", CUZK_VERSION},
+             {"pid", std::to_string(::getpid())}});
+  std::cout << "listening " << server->address() << std::endl;  // flushed: scripts wait for it
+
+  watcher.wait_for(1, [] { return false; });
+
+  // The engine stops on helper threads, so that the main thread stays free to notice a second
+  // signal and to bound how long a forced stop may take.
+  bool drained = false;
+  bool cancelled = false;
+  const auto stop_engine = [&](bool drain, bool& done) {
+    return std::thread([&engine, &watcher, &done, drain] {
+      try {
+        engine->shutdown(drain);
+      } catch (const std::exception& e) {
+        log_event(Level::err, "engine shutdown failed", {{"error", e.what()}});
+      }
+      {
+        std::lock_guard lock(watcher.mutex());
+        done = true;
+      }
+      watcher.notify();
+    });
+  };
+  std::thread drainer = stop_engine(true, drained);
+  watcher.wait_for(2, [&] { return drained; });
+  bool forced = false;
+  {
+    std::lock_guard lock(watcher.mutex());
+    forced = !drained;
+  }
+  if (forced) {
+    std::thread canceller = stop_engine(false, cancelled);
+    // A stage that cannot be interrupted (key generation, a long MSM) would keep the process
+    // alive; a second signal asks for a prompt exit, so the wait is bounded.
+    constexpr auto kForcedStopLimit = std::chrono::seconds(5);
+    if (!watcher.wait_until(std::chrono::steady_clock::now() + kForcedStopLimit,
+                            [&] { return drained && cancelled; })) {
+      log_event(Level::err, "forced exit", {{"reason", "the engine was still busy 5 s after cancelling its work"}});
+      std::fflush(nullptr);
+      std::_Exit(kExitRuntime);
+    }
+    canceller.join();
+  }
+  drainer.join();
+
+  // Jobs are finished; give the calls in flight a moment to deliver their results.
+  const auto grace = forced ? std::chrono::seconds(0) : std::chrono::seconds(5);
+  server->shutdown(std::chrono::system_clock::now() + grace);
+  server->wait();
+  if (http) http->stop();
+  log_event(Level::info, "stopped", {{"mode", forced ? "cancel" : "drain"}});
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Block the shutdown signals before any thread exists: every thread (gRPC's, the engine's)
+  // inherits the mask, so only the watcher's sigtimedwait ever sees them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A client that disconnects mid-response must not kill the daemon.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  CLI::App app{"cuzk-daemon — persistent Groth16 proving engine serving cuzk.v1.ProvingEngine over gRPC"};
+  app.set_version_flag("--version", std::string("cuzk-daemon ") + CUZK_VERSION);
+  Options opt;
+  app.add_option("-c,--config", opt.config_path, "Configuration file (TOML); without it the defaults apply");
+  app.add_option("-l,--listen", opt.listen, "Listen address, unix:///path or host:port (overrides daemon.listen)");
+  app.add_option("--data-dir", opt.data_dir, "Data directory (overrides daemon.data_dir)");
+  app.add_option("--log-level", opt.log_level, "Log level (overrides logging.level; env CUZK_LOG overrides both)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
+  app.add_option("--log-format", opt.log_format, "Log format (overrides logging.format)")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--pid-file", opt.pid_file, "Write the daemon's pid to this file while it runs");
+  app.add_flag("--check-config", opt.check_config,
+               "Validate the configuration, print the effective one as TOML and exit (0 valid, 2 invalid)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitConfig;
+  }
+
+  try {
+    cuzk::require_cpu_features();
+    return run(opt, signals);
+  } catch (const std::exception& e) {
+    std::cerr << "cuzk-daemon: error: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}

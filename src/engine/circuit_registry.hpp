@@ -1,0 +1,57 @@
+#pragma once
+// Circuit ids the daemon serves: the [[circuits]] of its config and, when enabled, every built-in
+// circuit by name ("chain:2^18"). A definition says where the structure comes from (built-in
+// code, a .pce file, a circom .r1cs, a snarkjs .zkey) and where the keys come from (.params/.vk,
+// the .zkey, or the test-only setup cached under the parameter directory).
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "circuits/builtin.hpp"
+#include "engine/config.hpp"
+#include "util/result.hpp"
+
+namespace cuzk::engine {
+
+enum class CircuitSource { Builtin, Pce, R1cs, Zkey };
+
+struct CircuitDef {
+  std::string id;
+  CircuitSource source = CircuitSource::Builtin;
+  circuits::BuiltinSpec builtin;  // Builtin
+  std::string pce_path;           // Pce: the file; otherwise where the extracted Pce is cached
+  std::string r1cs_path;          // R1cs
+  std::string zkey_path;          // Zkey
+  std::string params_path;        // bellperson keys (not Zkey)
+  std::string vk_path;            // optional; the .params file holds the vk too
+  bool test_setup = false;        // generate params_path/vk_path with the test-only setup if missing
+
+  bool uses_zkey() const { return source == CircuitSource::Zkey; }
+  // Witness data a request carries: .wtns files, or (built-ins) partition inputs.
+  bool takes_wtns() const { return source != CircuitSource::Builtin; }
+};
+
+// A file-system-safe stem for cached files of a circuit id ("chain:2^18" -> "chain_2^18").
+std::string file_stem(const std::string& circuit_id);
+
+class CircuitRegistry {
+ public:
+  explicit CircuitRegistry(const Config& config);
+
+  // The definition, or an error naming the id and the known ones.
+  Result<CircuitDef> find(const std::string& id) const;
+  // Configured ids (built-ins by name are not listed: there are too many).
+  std::vector<std::string> ids() const;
+  bool builtins_enabled() const { return builtins_; }
+
+ private:
+  CircuitDef builtin_def(const std::string& id, const circuits::BuiltinSpec& spec) const;
+
+  std::map<std::string, CircuitDef> defs_;
+  bool builtins_ = true;
+  std::string param_dir_, pce_dir_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,167 @@
+#pragma once
+// What the proving engine offers its front ends (the gRPC service, tests): plain C++ types, no
+// gRPC. The enums carry the wire values of proto/cuzk/v1/proving.proto.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuzk::engine {
+
+enum class ProofKind : int {
+  Unspecified = 0,
+  PorepSealCommit = 1,
+  SnapDealsUpdate = 2,
+  WindowPostPartition = 3,
+  WinningPost = 4,
+  Generic = 100,
+};
+const char* kind_name(ProofKind kind);  // "porep_c2", "snap_update", "window_post", "winning_post", "generic"
+
+enum class Priority : int { Unspecified = 0, Low = 1, Normal = 2, High = 3, Critical = 4 };
+const char* priority_name(Priority p);  // "low", "normal", "high", "critical"
+// Unspecified: the kind's default (WinningPoSt CRITICAL, WindowPoSt HIGH, else NORMAL); values
+// outside 0..4 are NORMAL.
+Priority effective_priority(ProofKind kind, int wire_priority);
+
+enum class JobStatus : int { Unknown = 0, Completed = 1, Failed = 2, Cancelled = 3, Timeout = 4 };
+
+// Why a call was refused; the gRPC layer maps these to status codes.
+enum class ErrorCode { InvalidArgument, NotFound, FailedPrecondition, ResourceExhausted, Unavailable, Internal };
+
+struct EngineError {
+  ErrorCode code = ErrorCode::Internal;
+  std::string message;
+};
+
+// Either a value or an EngineError.
+template <class T>
+struct Outcome {
+  std::optional<T> value;
+  EngineError error;
+  bool ok() const { return value.has_value(); }
+  static Outcome success(T v) { return Outcome{std::move(v), {}}; }
+  static Outcome failure(ErrorCode code, std::string message) {
+    return Outcome{std::nullopt, {code, std::move(message)}};
+  }
+};
+
+struct ProofRequest {
+  std::string request_id;  // idempotency key; empty: the engine picks a fresh job id
+  ProofKind kind = ProofKind::Unspecified;
+  int wire_priority = 0;  // as received (see effective_priority)
+  std::string circuit_id;
+  std::vector<std::string> witnesses;         // .wtns bytes, one per partition
+  std::vector<std::string> partition_inputs;  // built-in circuits: one input per partition
+  uint64_t sector_size = 0;                   // seed fields, kept for the Filecoin kinds
+  uint64_t registered_proof = 0;
+  std::string vanilla_proof;
+  std::vector<std::string> vanilla_proofs;
+};
+
+struct Submitted {
+  std::string job_id;
+  uint32_t queue_position = 0;  // jobs ahead of it when it was queued
+  bool existing = false;        // the request_id was known: this is the earlier job
+};
+
+struct JobTimings {
+  uint64_t queue_wait_ms = 0;
+  uint64_t srs_load_ms = 0;
+  uint64_t synthesis_ms = 0;  // summed over partitions
+  uint64_t prove_ms = 0;      // device stage + finalize, summed over partitions
+  uint64_t finalize_ms = 0;
+  uint64_t total_ms = 0;
+};
+
+struct JobResult {
+  std::string job_id;
+  JobStatus status = JobStatus::Unknown;
+  std::string proof;  // 192 bytes per partition, in order
+  std::string error_message;
+  JobTimings timings;
+  std::vector<std::string> public_inputs;  // per partition, 32-byte LE values without ONE
+  uint32_t partitions = 0;
+};
+
+struct CancelResult {
+  bool found = false;
+  bool was_running = false;  // some partition had started
+  bool cancelled = false;    // false when the job had already finished
+};
+
+struct SrsInfo {
+  std::string circuit_id;
+  int tier = 0;  // 0 HOT (in memory), 1 WARM, 2 COLD
+  uint64_t size_bytes = 0;
+  uint32_t ref_count = 0;
+};
+
+struct PceInfoStatus {
+  std::string circuit_id;
+  uint64_t size_bytes = 0;
+  std::string state;  // "loaded", "extracting", "failed"
+  std::string path;
+};
+
+struct QueueInfo {
+  std::string proof_kind;
+  Priority priority = Priority::Normal;
+  std::string stage;  // "scheduler", "synthesis", "prove", "finalize"
+  uint32_t pending = 0;
+  uint32_t in_progress = 0;
+};
+
+struct WorkerInfo {
+  std::string name;
+  std::string state;  // "idle" or "busy"
+  std::string current_job_id;
+  uint32_t current_partition = 0;
+  double busy_seconds = 0;
+};
+
+struct EngineStatus {
+  std::vector<SrsInfo> srs;
+  std::vector<PceInfoStatus> pce;
+  std::vector<QueueInfo> queues;
+  std::vector<WorkerInfo> workers;
+  std::vector<std::string> circuits;
+  uint64_t completed = 0, failed = 0, cancelled = 0;
+  uint64_t uptime_seconds = 0;
+  uint64_t memory_used_bytes = 0, memory_limit_bytes = 0;
+  uint64_t rss_bytes = 0, peak_rss_bytes = 0;
+};
+
+struct PreloadResult {
+  bool already_loaded = false;
+  uint64_t load_time_ms = 0;
+};
+
+struct EvictResult {
+  bool was_loaded = false;
+  uint64_t freed_bytes = 0;
+};
+
+struct VerifyingKeyInfo {
+  std::string vk_bytes;            // bellperson .vk layout
+  uint32_t num_public_inputs = 0;  // without ONE
+};
+
+// The engine as its front ends see it. Every method is thread-safe.
+class EngineApi {
+ public:
+  virtual ~EngineApi() = default;
+  virtual Outcome<Submitted> submit(ProofRequest request) = 0;
+  // std::nullopt: no such job. A zero timeout waits without limit; on expiry the result has
+  // status Timeout (the job keeps running).
+  virtual std::optional<JobResult> await(const std::string& job_id, std::chrono::milliseconds timeout) = 0;
+  virtual CancelResult cancel(const std::string& job_id) = 0;
+  virtual EngineStatus status() = 0;
+  virtual std::string metrics_text() = 0;  // Prometheus text exposition format
+  virtual Outcome<PreloadResult> preload_srs(const std::string& circuit_id) = 0;
+  virtual Outcome<EvictResult> evict_srs(const std::string& circuit_id) = 0;
+  virtual Outcome<VerifyingKeyInfo> verifying_key(const std::string& circuit_id) = 0;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,138 @@
+#include "engine/partition_work.hpp"
+
+#include <stdexcept>
+
+#include "circuits/builtin.hpp"
+#include "groth16/proof_codec.hpp"
+#include "groth16/prover_zkey.hpp"
+#include "poly/domain.hpp"
+#include "util/rng.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+std::string encode_public(std::span<const Fr> values) {
+  std::string out(values.size() * 32, '\0');
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i].to_bytes_le(std::span<uint8_t>(reinterpret_cast<uint8_t*>(out.data()) + 32 * i, 32));
+  }
+  return out;
+}
+
+void check_witness(const std::vector<Fr>& z, uint64_t want, const std::string& id) {
+  if (z.size() != want) {
+    throw std::invalid_argument("witness has " + std::to_string(z.size()) + " values but circuit '" + id + "' needs " +
+                                std::to_string(want));
+  }
+  if (z.empty() || !z[0].is_one()) throw std::invalid_argument("witness value 0 (ONE) must be 1");
+}
+
+}  // namespace
+
+std::optional<uint64_t> witness_length(const CircuitRuntime& rt) {
+  if (rt.def.uses_zkey()) {
+    if (rt.srs && rt.srs->zkey) return rt.srs->zkey->n_vars;
+    return std::nullopt;
+  }
+  if (rt.pce) return rt.pce->num_inputs() + rt.pce->num_aux();
+  if (rt.srs && rt.srs->pk) return rt.srs->pk->vk.ic.size() + rt.srs->pk->l.size();
+  return std::nullopt;
+}
+
+uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint) {
+  uint64_t n = num_constraints_hint, vars = 0;
+  if (rt.pce) {
+    n = rt.pce->num_constraints();
+    vars = rt.pce->num_inputs() + rt.pce->num_aux();
+  } else if (rt.srs && rt.srs->zkey) {
+    n = rt.srs->zkey->domain_size;
+    vars = rt.srs->zkey->n_vars;
+  } else if (rt.srs && rt.srs->pk) {
+    n = rt.srs->pk->h.size() + 1;
+    vars = rt.srs->pk->vk.ic.size() + rt.srs->pk->l.size();
+  }
+  const uint64_t m = poly::Domain::size_for(n == 0 ? 1 : n);
+  const uint64_t fr = sizeof(Fr);
+  // witness; a, b, c at domain size (compute_h grows them in place) plus H; MSM digit scratch.
+  uint64_t bytes = vars * fr + 4 * m * fr + vars * 16 + (256ull << 10);
+  if (!rt.pce && !rt.def.uses_zkey()) bytes += 3 * n * fr;  // full synthesis: LC scratch, copies
+  return bytes;
+}
+
+Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool) {
+  Synthesized out;
+  const CircuitDef& def = rt.def;
+  if (def.uses_zkey()) {
+    check_witness(payload.z, rt.srs->zkey->n_vars, def.id);
+    out.public_inputs = encode_public(std::span<const Fr>(payload.z).subspan(1, rt.srs->zkey->n_public));
+    out.z = std::move(payload.z);
+    return out;
+  }
+  if (def.source == CircuitSource::Builtin && !rt.pce) {
+    // No PCE yet: full synthesis gives a, b, c and the densities directly.
+    r1cs::ProvingCS cs = circuits::synthesize_builtin(def.builtin, payload.witness_seed);
+    auto shape = std::make_shared<groth16::CircuitShape>();
+    shape->num_inputs = cs.num_inputs();
+    shape->num_aux = cs.num_aux();
+    shape->num_constraints = cs.num_constraints();
+    shape->a_aux_density = cs.a_aux_density();
+    shape->b_input_density = cs.b_input_density();
+    shape->b_aux_density = cs.b_aux_density();
+    out.shape = std::move(shape);
+    out.a = cs.take_a();
+    out.b = cs.take_b();
+    out.c = cs.take_c();
+    out.inputs = std::move(cs.inputs());
+    out.aux = std::move(cs.aux());
+    out.full_synthesis = true;
+  } else {
+    if (!rt.pce) throw std::runtime_error("circuit '" + def.id + "' has no PCE");
+    const pce::Pce& p = *rt.pce;
+    if (def.source == CircuitSource::Builtin) {
+      circuits::BuiltinWitness w = circuits::witness_builtin(def.builtin, payload.witness_seed);
+      out.inputs = std::move(w.inputs);
+      out.aux = std::move(w.aux);
+    } else {
+      check_witness(payload.z, p.num_inputs() + p.num_aux(), def.id);
+      out.inputs.assign(payload.z.begin(), payload.z.begin() + static_cast<ptrdiff_t>(p.num_inputs()));
+      out.aux.assign(payload.z.begin() + static_cast<ptrdiff_t>(p.num_inputs()), payload.z.end());
+      payload.z = {};
+    }
+    groth16::ProverInput in = groth16::make_prover_input(p, out.inputs, out.aux, nullptr, {.pool = &pool});
+    out.a = std::move(in.a);
+    out.b = std::move(in.b);
+    out.c = std::move(in.c);
+    out.shape = std::make_shared<groth16::CircuitShape>(groth16::CircuitShape::of(p));
+  }
+  out.public_inputs = encode_public(std::span<const Fr>(out.inputs).subspan(1));
+  return out;
+}
+
+DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings) {
+  DeviceStageOut out;
+  if (rt.def.uses_zkey()) {
+    // prove_zkey runs on ThreadPool::global(), which the engine sizes for its prover.
+    out.proof = groth16::prove_zkey(*rt.srs->zkey, s.z);
+    return out;
+  }
+  // The inputs/aux spans point into `s`, which lives until the stage returns.
+  groth16::ProverInput in{s.inputs, s.aux, std::move(s.a), std::move(s.b), std::move(s.c)};
+  out.msms = groth16::prove_stage1(*rt.srs->pk, *s.shape, std::move(in), timings, {.pool = &pool});
+  return out;
+}
+
+std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings) {
+  groth16::Proof proof;
+  if (d.proof) {
+    proof = *d.proof;
+  } else {
+    SystemRng rng;
+    const Fr r = Fr::random(rng), s = Fr::random(rng);
+    proof = groth16::prove_finalize(rt.srs->pk->vk, d.msms, r, s, timings);
+  }
+  const std::vector<uint8_t> bytes = groth16::encode_proofs(std::span<const groth16::Proof>(&proof, 1));
+  return std::string(bytes.begin(), bytes.end());
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,64 @@
+#pragma once
+// The work of one partition, stage by stage, apart from the scheduling around it:
+//   synthesize   witness (built-in circuit code, or the request's .wtns) and a, b, c (PCE MatVec,
+//                or full synthesis while the circuit has no PCE yet);
+//   device stage H and the large MSMs (groth16::prove_stage1), or the whole snarkjs-convention
+//                proof for zkey circuits;
+//   finalize     the randomizers and the proof's assembly (groth16::prove_finalize).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/circuit_registry.hpp"
+#include "engine/pce_cache.hpp"
+#include "engine/srs_manager.hpp"
+#include "groth16/prover.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::engine {
+
+using ec::Fr;
+
+// What a job proves with, resolved once per job.
+struct CircuitRuntime {
+  CircuitDef def;
+  SrsHandle srs;
+  PceHandle pce;  // null: full synthesis (built-ins before extraction) or a zkey circuit
+};
+
+// A partition's input as the request gave it: a witness seed (built-ins) or a full witness z.
+struct PartitionPayload {
+  uint64_t witness_seed = 0;
+  std::vector<Fr> z;  // ONE first
+};
+
+struct Synthesized {
+  std::vector<Fr> inputs, aux;  // bellperson path: ONE first / aux
+  std::vector<Fr> a, b, c;      // bellperson path: A·z, B·z, C·z
+  std::shared_ptr<const groth16::CircuitShape> shape;
+  std::vector<Fr> z;            // zkey path: the full witness
+  std::string public_inputs;    // 32-byte little-endian values without ONE
+  bool full_synthesis = false;  // no PCE was used
+};
+
+struct DeviceStageOut {
+  groth16::ProofMsms msms;              // bellperson path
+  std::optional<groth16::Proof> proof;  // zkey path: complete already
+};
+
+// The witness length a circuit expects (num_inputs + num_aux, or the zkey's nVars), when the
+// runtime knows it.
+std::optional<uint64_t> witness_length(const CircuitRuntime& rt);
+
+// Bytes a partition holds at its peak (witness, a/b/c grown to the domain, H, MSM scratch).
+uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint);
+
+// Throws std::invalid_argument (a bad witness) or std::runtime_error.
+Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool);
+DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings);
+// Encodes the 192-byte proof.
+std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings);
+
+}  // namespace cuzk::engine

@@ -1,0 +1,293 @@
+#include "engine/pce_cache.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "circuits/builtin.hpp"
+#include "pce/build.hpp"
+#include "pce/from_circom.hpp"
+#include "pce/pce_file.hpp"
+
+namespace cuzk::engine {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+PceCache::PceCache(MemoryBudget& budget, PceCacheOptions options) : budget_(budget), options_(std::move(options)) {}
+
+PceCache::~PceCache() {
+  for (std::thread& t : extractors_) t.join();
+}
+
+Result<PceHandle> PceCache::open_file(const std::string& id, const std::string& path, bool check_id) {
+  std::error_code ec;
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) return make_error("cannot open PCE file '" + path + "': " + ec.message());
+  auto reservation = budget_.try_acquire(size);
+  if (!reservation.ok()) {
+    // No room even after eviction: wait like any other user of memory.
+    reservation = budget_.acquire(size);
+    if (!reservation.ok()) return make_error("PCE '" + path + "': " + reservation.error());
+  }
+  pce::LoadOptions lo;
+  lo.mode = pce::LoadOptions::Mode::Mmap;
+  lo.verify_checksums = options_.verify_checksums;
+  if (check_id) lo.expected_circuit_id = id;
+  auto loaded = pce::load_pce(path, lo);
+  if (!loaded.ok()) return make_error(loaded.error());
+  auto pce = std::make_shared<pce::LoadedPce>(std::move(loaded).value());
+  auto res = std::make_shared<Reservation>(std::move(reservation).value());
+  pce::LoadedPce* raw = pce.get();
+  return PceHandle(raw, [pce = std::move(pce), res](const pce::Pce*) mutable {
+    pce.reset();
+    res->release_all();
+  });
+}
+
+size_t PceCache::scan() {
+  std::error_code ec;
+  fs::create_directories(options_.dir, ec);
+  if (ec) {
+    spdlog::warn("pce_scan dir={} error=\"{}\"", options_.dir, ec.message());
+    return 0;
+  }
+  size_t loaded = 0;
+  for (const auto& de : fs::directory_iterator(options_.dir, ec)) {
+    if (!de.is_regular_file() || de.path().extension() != ".pce") continue;
+    const std::string path = de.path().string();
+    auto header = pce::read_pce_header(path);
+    if (!header.ok()) {
+      spdlog::warn("pce_skip path={} error=\"{}\"", path, header.error());
+      continue;
+    }
+    const std::string id = header->info.circuit_id;
+    auto handle = open_file(id, path, true);
+    if (!handle.ok()) {
+      spdlog::warn("pce_skip path={} error=\"{}\"", path, handle.error());
+      continue;
+    }
+    std::lock_guard lock(mu_);
+    Slot& slot = slots_[id];
+    slot.state = State::Loaded;
+    slot.path = path;
+    slot.bytes = header->file_bytes;
+    slot.handle = std::move(handle).value();
+    slot.last_used = Clock::now();
+    ++loaded;
+    spdlog::info("pce_loaded circuit={} path={} bytes={}", id, path, slot.bytes);
+  }
+  return loaded;
+}
+
+Result<PceHandle> PceCache::extract(const CircuitDef& def) {
+  const auto t0 = Clock::now();
+  pce::Pce built;
+  if (def.source == CircuitSource::Builtin) {
+    // RecordingCS peaks near 100 bytes per constraint for these circuits; reserve it.
+    auto transient = budget_.acquire(def.builtin.constraints * 128);
+    if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
+    pce::BuildOptions bo;
+    bo.circuit_id = def.id;
+    built = pce::build_pce(circuits::record_builtin(def.builtin), bo);
+  } else if (def.source == CircuitSource::R1cs) {
+    pce::BuildOptions bo;
+    bo.circuit_id = def.id;
+    auto p = pce::pce_from_circom_file(def.r1cs_path, bo);
+    if (!p.ok()) return make_error(p.error());
+    built = std::move(p).value();
+  } else {
+    return make_error("circuit '" + def.id + "' has no source to extract a PCE from");
+  }
+  std::error_code ec;
+  fs::create_directories(fs::path(def.pce_path).parent_path(), ec);
+  auto saved = pce::save_pce(built, def.pce_path);
+  if (!saved.ok()) return make_error("saving the PCE of '" + def.id + "': " + saved.error());
+  built = {};
+  auto handle = open_file(def.id, def.pce_path, true);
+  if (handle.ok()) {
+    spdlog::info("pce_extracted circuit={} path={} bytes={} seconds={:.3f}", def.id, def.pce_path, saved->file_bytes,
+                 std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return handle;
+}
+
+void PceCache::extract_in_background(const CircuitDef& def) {
+  // Called with mu_ held and the slot marked Extracting.
+  ++running_;
+  extractors_.emplace_back([this, def] {
+    Result<PceHandle> r = make_error("not run");
+    try {
+      r = extract(def);
+    } catch (const std::exception& e) {
+      r = make_error(std::string("extraction failed: ") + e.what());
+    }
+    std::lock_guard lock(mu_);
+    Slot& slot = slots_[def.id];
+    if (r.ok()) {
+      slot.state = State::Loaded;
+      slot.handle = *r;
+      slot.path = def.pce_path;
+      slot.bytes = fs::file_size(def.pce_path);
+      slot.last_used = Clock::now();
+      ++extractions_done_;
+    } else {
+      slot.state = State::Failed;
+      slot.error = r.error();
+      spdlog::warn("pce_extract_failed circuit={} error=\"{}\"", def.id, r.error());
+    }
+    --running_;
+    cv_.notify_all();
+  });
+}
+
+Result<PceHandle> PceCache::get(const CircuitDef& def, bool wait) {
+  if (def.uses_zkey()) return make_error("circuit '" + def.id + "' proves from a zkey and has no PCE");
+  std::unique_lock lock(mu_);
+  for (;;) {
+    Slot& slot = slots_[def.id];
+    switch (slot.state) {
+      case State::Loaded:
+        slot.last_used = Clock::now();
+        return slot.handle;
+      case State::Loading:
+        cv_.wait(lock);
+        continue;
+      case State::Extracting:
+        if (!wait) return PceHandle{};
+        cv_.wait(lock);
+        continue;
+      case State::Failed:
+        if (!wait && def.source == CircuitSource::Builtin) return PceHandle{};
+        if (def.source != CircuitSource::Builtin) return make_error(slot.error);
+        slot.state = State::OnDisk;  // waiting caller: try once more
+        continue;
+      case State::OnDisk:
+        break;
+    }
+    break;
+  }
+  Slot& slot = slots_[def.id];
+  const std::string path = def.pce_path;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    slot.state = State::Loading;
+    lock.unlock();
+    auto handle = open_file(def.id, path, def.source != CircuitSource::Pce);
+    lock.lock();
+    Slot& s = slots_[def.id];
+    if (handle.ok()) {
+      s.state = State::Loaded;
+      s.handle = *handle;
+      s.path = path;
+      s.bytes = fs::file_size(path, ec);
+      s.last_used = Clock::now();
+    } else if (def.source == CircuitSource::Pce) {
+      s.state = State::Failed;
+      s.error = handle.error();
+    } else {
+      // A bad cached file: report it and extract again (save_pce replaces it atomically).
+      spdlog::warn("pce_cache_bad path={} error=\"{}\"", path, handle.error());
+      s.state = State::OnDisk;
+      handle = make_error("retry");
+    }
+    cv_.notify_all();
+    if (handle.ok() || def.source == CircuitSource::Pce) return handle;
+  } else if (def.source == CircuitSource::Pce) {
+    return make_error("PCE file '" + path + "' of circuit '" + def.id + "' does not exist");
+  }
+  Slot& s = slots_[def.id];
+  if (def.source == CircuitSource::Builtin && !wait) {
+    if (options_.extract_on_first_use && s.state != State::Extracting) {
+      s.state = State::Extracting;
+      spdlog::info("pce_extract_start circuit={} (background; full synthesis meanwhile)", def.id);
+      extract_in_background(def);
+    }
+    return PceHandle{};
+  }
+  // Synchronous: r1cs conversion, or a caller that needs the Pce now.
+  s.state = State::Extracting;
+  ++running_;
+  lock.unlock();
+  Result<PceHandle> r = make_error("not run");
+  try {
+    r = extract(def);
+  } catch (const std::exception& e) {
+    r = make_error(std::string("extraction failed: ") + e.what());
+  }
+  lock.lock();
+  Slot& done = slots_[def.id];
+  --running_;
+  if (r.ok()) {
+    done.state = State::Loaded;
+    done.handle = *r;
+    done.path = def.pce_path;
+    done.bytes = fs::file_size(def.pce_path, ec);
+    done.last_used = Clock::now();
+    ++extractions_done_;
+  } else {
+    done.state = State::Failed;
+    done.error = r.error();
+  }
+  cv_.notify_all();
+  return r;
+}
+
+PceHandle PceCache::peek(const std::string& circuit_id) const {
+  std::lock_guard lock(mu_);
+  auto it = slots_.find(circuit_id);
+  return it != slots_.end() && it->second.state == State::Loaded ? it->second.handle : nullptr;
+}
+
+uint64_t PceCache::evict_idle(uint64_t needed) {
+  std::vector<PceHandle> victims;
+  uint64_t freed = 0;
+  {
+    std::lock_guard lock(mu_);
+    std::vector<std::pair<Clock::time_point, std::string>> idle;
+    const auto now = Clock::now();
+    for (const auto& [id, slot] : slots_) {
+      if (slot.state != State::Loaded || slot.handle.use_count() > 1) continue;
+      if (std::chrono::duration<double>(now - slot.last_used).count() < options_.eviction_min_idle_s) continue;
+      idle.emplace_back(slot.last_used, id);
+    }
+    std::sort(idle.begin(), idle.end());
+    for (const auto& [t, id] : idle) {
+      if (freed >= needed) break;
+      Slot& slot = slots_[id];
+      freed += slot.bytes;
+      spdlog::info("pce_evict_idle circuit={} bytes={}", id, slot.bytes);
+      victims.push_back(std::move(slot.handle));
+      slot.state = State::OnDisk;  // the file stays; the next use maps it again
+    }
+  }
+  victims.clear();
+  return freed;
+}
+
+std::vector<PceInfoStatus> PceCache::status() const {
+  std::lock_guard lock(mu_);
+  std::vector<PceInfoStatus> out;
+  for (const auto& [id, slot] : slots_) {
+    const char* state = slot.state == State::Loaded       ? "loaded"
+                        : slot.state == State::Extracting ? "extracting"
+                        : slot.state == State::Loading    ? "loading"
+                        : slot.state == State::Failed     ? "failed"
+                                                          : "on_disk";
+    out.push_back(PceInfoStatus{id, slot.bytes, state, slot.path});
+  }
+  return out;
+}
+
+void PceCache::wait_idle() {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return running_ == 0; });
+}
+
+uint64_t PceCache::extractions_done() const {
+  std::lock_guard lock(mu_);
+  return extractions_done_;
+}
+
+}  // namespace cuzk::engine

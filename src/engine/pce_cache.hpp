@@ -1,0 +1,82 @@
+#pragma once
+// Pre-compiled circuits (PCE, src/pce) held by the daemon. At start every .pce file of the PCE
+// directory is opened (mmap; header, checksums and structure validated); a bad file is reported
+// and skipped, never fatal. A circuit without a Pce is extracted on first use: built-in circuits
+// in the background (their requests are served by full synthesis meanwhile), circom .r1cs files
+// at once (a conversion, not a synthesis). Extracted files are written atomically (save_pce) so a
+// crash never leaves a torn file. Entries count against the memory budget while loaded and are
+// evicted, least recently used first, when the budget needs room and nobody uses them.
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/circuit_registry.hpp"
+#include "engine/engine_api.hpp"
+#include "engine/memory_budget.hpp"
+#include "pce/pce.hpp"
+
+namespace cuzk::engine {
+
+using PceHandle = std::shared_ptr<const pce::Pce>;
+
+struct PceCacheOptions {
+  std::string dir;
+  bool verify_checksums = true;
+  bool extract_on_first_use = true;
+  double eviction_min_idle_s = 300;
+};
+
+class PceCache {
+ public:
+  PceCache(MemoryBudget& budget, PceCacheOptions options);
+  ~PceCache();  // waits for running extractions
+
+  // Opens every *.pce file in the directory (creating the directory if missing). Returns how many
+  // files were loaded; bad files are logged and skipped.
+  size_t scan();
+
+  // The circuit's Pce. Built-in circuits: the cached one, or null while it is being extracted
+  // (extraction starts in the background when enabled) -- unless `wait` is set, in which case
+  // this extracts (or waits for the running extraction) and returns it. Other sources: loaded or
+  // converted now. Errors name the file and the failed check.
+  Result<PceHandle> get(const CircuitDef& def, bool wait = false);
+
+  // The loaded Pce, or null; never loads or extracts.
+  PceHandle peek(const std::string& circuit_id) const;
+
+  uint64_t evict_idle(uint64_t needed);
+  std::vector<PceInfoStatus> status() const;
+  // Blocks until no extraction runs (tests; shutdown).
+  void wait_idle();
+  uint64_t extractions_done() const;
+
+ private:
+  enum class State { OnDisk, Loading, Loaded, Extracting, Failed };
+  struct Slot {
+    State state = State::OnDisk;
+    std::string path;
+    PceHandle handle;
+    uint64_t bytes = 0;
+    std::string error;
+    std::chrono::steady_clock::time_point last_used;
+  };
+  Result<PceHandle> open_file(const std::string& id, const std::string& path, bool check_id);
+  Result<PceHandle> extract(const CircuitDef& def);
+  void extract_in_background(const CircuitDef& def);
+
+  MemoryBudget& budget_;
+  PceCacheOptions options_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Slot> slots_;
+  std::vector<std::thread> extractors_;
+  uint64_t extractions_done_ = 0;
+  size_t running_ = 0;
+};
+
+}  // namespace cuzk::engine

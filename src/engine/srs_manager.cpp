@@ -1,0 +1,223 @@
+#include "engine/srs_manager.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "groth16/params_file.hpp"
+#include "groth16/verifier.hpp"
+
+namespace cuzk::engine {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+const groth16::VerifyingKey& SrsEntry::vk() const {
+  return pk ? pk->vk : zkey_vk;
+}
+
+uint32_t SrsEntry::num_public_inputs() const {
+  const size_t n = vk().ic.size();
+  return n == 0 ? 0 : static_cast<uint32_t>(n - 1);
+}
+
+namespace {
+
+uint64_t key_bytes(const groth16::ProvingKey& pk) {
+  return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size()) * sizeof(ec::G1Affine) +
+         pk.b_g2.size() * sizeof(ec::G2Affine);
+}
+
+uint64_t key_bytes(const groth16::Zkey& z) {
+  return (z.a.size() + z.b1.size() + z.c.size() + z.h.size() + z.ic.size()) * sizeof(ec::G1Affine) +
+         z.b2.size() * sizeof(ec::G2Affine) + z.coefs.size() * sizeof(groth16::ZkeyCoef);
+}
+
+// What loading will hold in memory, from the file alone (decoded points are a little larger
+// than their uncompressed encodings: bellperson G1 96 -> sizeof(G1Affine), G2 192 -> ...).
+Result<uint64_t> estimate_bytes(const CircuitDef& def) {
+  std::error_code ec;
+  if (def.uses_zkey()) {
+    const uint64_t size = fs::file_size(def.zkey_path, ec);
+    if (ec) return make_error("cannot read zkey '" + def.zkey_path + "': " + ec.message());
+    return size + size / 4;
+  }
+  auto layout = groth16::scan_params(def.params_path);
+  if (!layout.ok()) return make_error(layout.error());
+  const auto& l = *layout;
+  return (l.ic.count + l.h.count + l.l.count + l.a.count + l.b_g1.count) * sizeof(ec::G1Affine) +
+         l.b_g2.count * sizeof(ec::G2Affine);
+}
+
+}  // namespace
+
+SrsManager::SrsManager(MemoryBudget& budget, SrsManagerOptions options, KeyMaker make_keys)
+    : budget_(budget), options_(options), make_keys_(std::move(make_keys)) {}
+
+SrsManager::~SrsManager() = default;
+
+bool SrsManager::is_loaded(const std::string& circuit_id) const {
+  std::lock_guard lock(mu_);
+  auto it = slots_.find(circuit_id);
+  return it != slots_.end() && it->second.entry != nullptr;
+}
+
+SrsHandle SrsManager::peek(const std::string& circuit_id) const {
+  std::lock_guard lock(mu_);
+  auto it = slots_.find(circuit_id);
+  return it == slots_.end() ? nullptr : it->second.entry;
+}
+
+Result<SrsHandle> SrsManager::acquire(const CircuitDef& def, int priority, const std::function<bool()>& cancelled,
+                                      uint64_t* loaded_ms) {
+  if (loaded_ms) *loaded_ms = 0;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    Slot& slot = slots_[def.id];
+    if (slot.entry) {
+      slot.last_used = Clock::now();
+      return slot.entry;
+    }
+    if (!slot.loading) break;
+    // Someone else loads it: wait (and notice cancellation).
+    loaded_cv_.wait_for(lock, std::chrono::milliseconds(50));
+    if (cancelled && cancelled()) return make_error("cancelled while waiting for the keys of '" + def.id + "'");
+  }
+  slots_[def.id].loading = true;
+  lock.unlock();
+
+  const auto t0 = Clock::now();
+  Result<SrsHandle> loaded = make_error("not loaded");
+  try {
+    loaded = load(def, priority, cancelled);
+  } catch (const std::exception& e) {
+    loaded = make_error("loading the keys of '" + def.id + "' failed: " + e.what());
+  }
+  const uint64_t ms =
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+
+  lock.lock();
+  Slot& slot = slots_[def.id];
+  slot.loading = false;
+  if (loaded.ok()) {
+    slot.entry = *loaded;
+    slot.last_used = Clock::now();
+    if (loaded_ms) *loaded_ms = ms;
+  } else {
+    slots_.erase(def.id);
+  }
+  loaded_cv_.notify_all();
+  return loaded;
+}
+
+Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const std::function<bool()>& cancelled) {
+  const auto t0 = Clock::now();
+  if (!def.uses_zkey() && !fs::exists(def.params_path)) {
+    if (!def.test_setup) {
+      return make_error("parameter file '" + def.params_path + "' of circuit '" + def.id + "' does not exist");
+    }
+    spdlog::info("srs_setup circuit={} params={} (test-only keys)", def.id, def.params_path);
+    auto made = make_keys_(def);
+    if (!made.ok()) return make_error(made.error());
+  }
+  auto estimate = estimate_bytes(def);
+  if (!estimate.ok()) return make_error(estimate.error());
+  auto reservation = budget_.acquire(*estimate, priority, cancelled);
+  if (!reservation.ok()) return make_error("keys of '" + def.id + "': " + reservation.error());
+
+  auto entry = std::make_shared<SrsEntry>();
+  entry->circuit_id = def.id;
+  if (def.uses_zkey()) {
+    groth16::ZkeyOptions zo;
+    zo.check_all_subgroups = options_.check_subgroups;
+    auto z = groth16::load_zkey(def.zkey_path, zo);
+    if (!z.ok()) return make_error(z.error());
+    entry->zkey_vk = groth16::vk_from_zkey(*z);
+    entry->bytes = key_bytes(*z);
+    entry->zkey = std::make_shared<const groth16::Zkey>(std::move(z).value());
+  } else {
+    groth16::ParamsReadOptions ro;
+    ro.subgroup_checks = options_.check_subgroups;
+    auto pk = groth16::read_params(def.params_path, ro);
+    if (!pk.ok()) return make_error(pk.error());
+    if (!def.vk_path.empty() && fs::exists(def.vk_path)) {
+      auto vk = groth16::read_vk(def.vk_path);
+      if (!vk.ok()) return make_error(vk.error());
+      if (groth16::vk_bytes(*vk) != groth16::vk_bytes(pk->vk)) {
+        return make_error("verifying key '" + def.vk_path + "' does not match the one in '" + def.params_path + "'");
+      }
+    }
+    entry->bytes = key_bytes(*pk);
+    entry->pk = std::make_shared<const groth16::ProvingKey>(std::move(pk).value());
+  }
+  // Hold exactly what the keys take (the estimate is close; never more than asked for).
+  Reservation held = std::move(reservation).value();
+  if (held.bytes() > entry->bytes) held.release(held.bytes() - entry->bytes);
+  entry->load_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  spdlog::info("srs_loaded circuit={} bytes={} seconds={:.3f}", def.id, entry->bytes, entry->load_seconds);
+  // The reservation rides in the deleter: released when the last holder lets go.
+  auto shared_res = std::make_shared<Reservation>(std::move(held));
+  SrsEntry* raw = entry.get();
+  return SrsHandle(raw, [entry = std::move(entry), shared_res](const SrsEntry*) mutable {
+    entry.reset();
+    shared_res->release_all();
+  });
+}
+
+EvictResult SrsManager::evict(const std::string& circuit_id) {
+  SrsHandle victim;
+  {
+    std::lock_guard lock(mu_);
+    auto it = slots_.find(circuit_id);
+    if (it == slots_.end() || !it->second.entry) return {};
+    victim = std::move(it->second.entry);
+    slots_.erase(it);
+  }
+  EvictResult r{true, victim->bytes};
+  if (victim.use_count() > 1) {
+    spdlog::info("srs_evict circuit={} bytes={} (freed when {} running job(s) finish)", circuit_id, r.freed_bytes,
+                 victim.use_count() - 1);
+  } else {
+    spdlog::info("srs_evict circuit={} bytes={}", circuit_id, r.freed_bytes);
+  }
+  return r;
+}
+
+uint64_t SrsManager::evict_idle(uint64_t needed) {
+  std::vector<SrsHandle> victims;  // released outside the lock
+  uint64_t freed = 0;
+  {
+    std::lock_guard lock(mu_);
+    std::vector<std::pair<Clock::time_point, std::string>> idle;
+    const auto now = Clock::now();
+    for (const auto& [id, slot] : slots_) {
+      if (!slot.entry || slot.entry.use_count() > 1) continue;
+      if (std::chrono::duration<double>(now - slot.last_used).count() < options_.eviction_min_idle_s) continue;
+      idle.emplace_back(slot.last_used, id);
+    }
+    std::sort(idle.begin(), idle.end());
+    for (const auto& [t, id] : idle) {
+      if (freed >= needed) break;
+      auto it = slots_.find(id);
+      freed += it->second.entry->bytes;
+      spdlog::info("srs_evict_idle circuit={} bytes={}", id, it->second.entry->bytes);
+      victims.push_back(std::move(it->second.entry));
+      slots_.erase(it);
+    }
+  }
+  victims.clear();
+  return freed;
+}
+
+std::vector<SrsInfo> SrsManager::status() const {
+  std::lock_guard lock(mu_);
+  std::vector<SrsInfo> out;
+  for (const auto& [id, slot] : slots_) {
+    if (!slot.entry) continue;
+    out.push_back(SrsInfo{id, 0, slot.entry->bytes, static_cast<uint32_t>(slot.entry.use_count() - 1)});
+  }
+  return out;
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,89 @@
+#pragma once
+// Proving keys ("SRS") held in memory, one entry per circuit: loaded on demand or at start,
+// shared by the jobs that use them (reference counts are the shared_ptr's), evicted least
+// recently used first when the memory budget needs room, or on request. An entry's bytes are
+// reserved in the memory budget for as long as anyone holds it: the reservation lives in the
+// shared_ptr's deleter, so evicting an entry that a running job still uses frees the memory when
+// that job lets go, never earlier.
+//
+// Loading happens outside the manager's lock (other circuits stay usable meanwhile); concurrent
+// requests for one circuit wait for a single load.
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/circuit_registry.hpp"
+#include "engine/engine_api.hpp"
+#include "engine/memory_budget.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/zkey.hpp"
+
+namespace cuzk::engine {
+
+// What one circuit proves with: bellperson keys or a snarkjs zkey.
+struct SrsEntry {
+  std::string circuit_id;
+  std::shared_ptr<const groth16::ProvingKey> pk;  // bellperson convention
+  std::shared_ptr<const groth16::Zkey> zkey;      // snarkjs convention
+  groth16::VerifyingKey zkey_vk;                  // the zkey's vk in bellperson form
+  uint64_t bytes = 0;                             // in memory
+  double load_seconds = 0;
+
+  const groth16::VerifyingKey& vk() const;  // pk->vk, or the zkey's vk in bellperson form
+  uint32_t num_public_inputs() const;       // without ONE
+};
+
+using SrsHandle = std::shared_ptr<const SrsEntry>;
+
+struct SrsManagerOptions {
+  bool check_subgroups = false;
+  double eviction_min_idle_s = 300;
+};
+
+class SrsManager {
+ public:
+  // Makes the keys of a circuit whose key files do not exist yet (the test-only setup); called
+  // outside the manager's lock.
+  using KeyMaker = std::function<Result<bool>(const CircuitDef&)>;
+
+  SrsManager(MemoryBudget& budget, SrsManagerOptions options, KeyMaker make_keys);
+  ~SrsManager();
+
+  // The circuit's keys, loading them if needed (waiting for budget at `priority`; `cancelled` is
+  // polled while waiting). *loaded_ms: the time this call spent loading (0 on a hit).
+  Result<SrsHandle> acquire(const CircuitDef& def, int priority, const std::function<bool()>& cancelled,
+                            uint64_t* loaded_ms);
+  bool is_loaded(const std::string& circuit_id) const;
+  // The loaded entry, or null; never loads.
+  SrsHandle peek(const std::string& circuit_id) const;
+  // Drops the entry (memory returns when the last job holding it finishes). was_loaded=false when
+  // absent.
+  EvictResult evict(const std::string& circuit_id);
+  // The evictor for the memory budget: drops idle entries (nobody holds them, unused for at least
+  // eviction_min_idle_s), least recently used first, until `needed` bytes were freed. Returns the
+  // bytes freed.
+  uint64_t evict_idle(uint64_t needed);
+  std::vector<SrsInfo> status() const;
+
+ private:
+  struct Slot {
+    SrsHandle entry;  // null while loading or after a failed load
+    bool loading = false;
+    std::chrono::steady_clock::time_point last_used;
+  };
+  Result<SrsHandle> load(const CircuitDef& def, int priority, const std::function<bool()>& cancelled);
+
+  MemoryBudget& budget_;
+  SrsManagerOptions options_;
+  KeyMaker make_keys_;
+  mutable std::mutex mu_;
+  std::condition_variable loaded_cv_;
+  std::map<std::string, Slot> slots_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,82 @@
+#pragma once
+// The gRPC listener: one service on a unix socket ("unix:///abs/path") or a TCP address
+// ("host:port", "[::1]:port"; port 0 picks a free one). Unix sockets get a private parent
+// directory when it is missing, replace a stale socket file (never a live one, never a file of
+// another type) and are created with mode 0600.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace grpc {
+class Server;
+class Service;
+}  // namespace grpc
+
+namespace cuzk::server {
+
+struct ListenAddress {
+  bool is_unix = false;
+  std::string path;   // unix: the socket file
+  std::string host;   // tcp: without brackets
+  uint16_t port = 0;  // tcp
+};
+// Throws std::invalid_argument with the expected forms when `text` is neither.
+ListenAddress parse_listen_address(const std::string& text);
+
+struct GrpcServerOptions {
+  std::string listen;
+  // Largest request or response; a bigger request fails with RESOURCE_EXHAUSTED (the server keeps
+  // serving). Values above INT_MAX are clamped (gRPC's limit).
+  uint64_t max_message_bytes = 256ull << 20;
+  // Threads gRPC may use for handlers. Prove and AwaitProof block a thread each while they wait,
+  // so this bounds concurrent waiting calls; beyond it new calls get RESOURCE_EXHAUSTED instead of
+  // queueing behind the waiting ones.
+  int max_threads = 512;
+};
+
+class GrpcServer {
+ public:
+  // `service` must outlive the server.
+  GrpcServer(GrpcServerOptions options, grpc::Service& service);
+  ~GrpcServer();  // shuts down (cancelling calls in flight) when still running
+  GrpcServer(const GrpcServer&) = delete;
+  GrpcServer& operator=(const GrpcServer&) = delete;
+
+  // Binds and starts serving. Throws std::runtime_error naming the address and the cause
+  // (address in use, permission denied, a non-socket file in the way, ...).
+  void start();
+  // The address clients should use: for TCP with port 0 the chosen port; unix sockets as given.
+  const std::string& address() const { return address_; }
+  uint16_t port() const { return port_; }  // TCP only
+
+  // Stops accepting calls, lets calls in flight finish until `deadline`, then cancels the rest;
+  // removes the unix socket file. Idempotent and thread-safe.
+  void shutdown(std::chrono::system_clock::time_point deadline);
+  // Blocks until shutdown() has completed.
+  void wait();
+
+ private:
+  void prepare_unix_socket();
+  [[noreturn]] void throw_bind_failure();
+
+  GrpcServerOptions options_;
+  ListenAddress listen_;
+  grpc::Service& service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string address_;
+  uint16_t port_ = 0;
+  dev_t socket_dev_ = 0;  // identity of the socket file we created, so shutdown removes only it
+  ino_t socket_ino_ = 0;
+  std::mutex shutdown_mu_;
+  bool shut_down_ = false;
+};
+
+// Sends gRPC core's own log lines (bind errors and the like) through spdlog, so they share the
+// daemon's format (text or JSON) instead of gRPC's.
+void route_grpc_logs_to_spdlog();
+
+}  // namespace cuzk::server

@@ -1,0 +1,355 @@
+// The proving engine in-process: jobs end to end (proofs checked by the verifier), idempotency,
+// cancellation, priorities, timeouts, bad requests, the PCE cache's life cycle and the memory
+// budget. Built-in circuits are small so that every test takes well under a few seconds.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/proof_codec.hpp"
+#include "groth16/verifier.hpp"
+
+namespace {
+
+using namespace cuzk;
+using namespace cuzk::engine;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() /
+            ("cuzk-engine-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string str() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+  static inline std::atomic<int> counter_{0};
+};
+
+Config test_config(const std::string& dir, unsigned synth_workers = 1) {
+  Config c;
+  c.daemon.data_dir = dir;
+  c.memory.total_budget = 2ull << 30;
+  c.memory.eviction_min_idle_s = 0;
+  c.synthesis.workers = synth_workers;
+  c.synthesis.threads = 1;
+  c.synthesis.lookahead = 1;
+  c.prover.workers = 1;
+  c.prover.finalize_workers = 1;
+  c.scheduler.completed_retention_s = 600;
+  EXPECT_TRUE(c.finalize().ok());
+  return c;
+}
+
+ProofRequest builtin_request(const std::string& circuit, size_t partitions, const std::string& request_id = "",
+                             int priority = 0, uint64_t salt = 0) {
+  ProofRequest r;
+  r.kind = ProofKind::Generic;
+  r.circuit_id = circuit;
+  r.request_id = request_id;
+  r.wire_priority = priority;
+  for (size_t i = 0; i < partitions; ++i)
+    r.partition_inputs.push_back("input-" + std::to_string(salt) + "-" + std::to_string(i));
+  return r;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Decodes the job's proofs and public inputs and checks them with the circuit's verifying key.
+void expect_valid(Engine& engine, const JobResult& r, const std::string& circuit) {
+  ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
+  ASSERT_EQ(r.proof.size(), 192u * r.partitions);
+  ASSERT_EQ(r.public_inputs.size(), r.partitions);
+  auto vk_info = engine.verifying_key(circuit);
+  ASSERT_TRUE(vk_info.ok()) << vk_info.error.message;
+  const std::string& vkb = vk_info.value->vk_bytes;
+  auto vk = groth16::parse_vk(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(vkb.data()), vkb.size()), "vk");
+  ASSERT_TRUE(vk.ok()) << vk.error();
+  auto proofs = groth16::decode_proofs(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(r.proof.data()), r.proof.size()));
+  ASSERT_TRUE(proofs.ok()) << proofs.error();
+  const auto pvk = groth16::prepare(*vk);
+  for (uint32_t i = 0; i < r.partitions; ++i) {
+    const std::string& pub = r.public_inputs[i];
+    ASSERT_EQ(pub.size(), 32u * vk_info.value->num_public_inputs);
+    std::vector<ec::Fr> xs;
+    for (size_t k = 0; k < pub.size(); k += 32) {
+      xs.push_back(ec::Fr::from_bytes_le(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(pub.data()) + k, 32))
+                       .value());
+    }
+    auto ok = groth16::verify(pvk, (*proofs)[i], xs);
+    ASSERT_TRUE(ok.ok()) << ok.error();
+    EXPECT_TRUE(*ok) << "partition " << i;
+  }
+}
+
+TEST(Engine, ProvesBuiltinPartitionsEndToEndAndExtractsThePce) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  auto s = engine.submit(builtin_request("chain:2^10", 3, "job-a"));
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  EXPECT_EQ(s.value->job_id, "job-a");
+  auto r = engine.await("job-a", 0ms);
+  ASSERT_TRUE(r.has_value());
+  expect_valid(engine, *r, "chain:2^10");
+  EXPECT_GT(r->timings.total_ms + 1, r->timings.synthesis_ms / 3);
+  // Partition inputs differ, so do the statements.
+  EXPECT_NE(r->public_inputs[0], r->public_inputs[1]);
+
+  // The test-only keys were generated and cached; the PCE was extracted and persisted.
+  EXPECT_TRUE(fs::exists(dir.str() + "/params/chain_1024.params"));
+  engine.pce_cache().wait_idle();
+  EXPECT_TRUE(fs::exists(dir.str() + "/pce/chain_1024.pce"));
+  auto r2 = engine.submit(builtin_request("chain:1024", 2, "", 0, 7));  // same circuit, other spelling
+  ASSERT_TRUE(r2.ok()) << r2.error.message;
+  auto res2 = engine.await(r2.value->job_id, 0ms);
+  expect_valid(engine, *res2, "chain:2^10");
+  bool pce_loaded = false;
+  for (const auto& p : engine.status().pce) pce_loaded |= p.circuit_id == "chain:1024" && p.state == "loaded";
+  EXPECT_TRUE(pce_loaded);
+  EXPECT_NE(engine.metrics_text().find("cuzk_partitions_synthesized_total{path=\"pce\"} 5"), std::string::npos)
+      << engine.metrics_text();
+  engine.shutdown(true);
+
+  // Keys cached but no PCE: the first job is served by full synthesis while the PCE is extracted
+  // in the background; later jobs use it.
+  fs::remove(dir.str() + "/pce/chain_1024.pce");
+  {
+    Engine fresh(test_config(dir.str()));
+    fresh.start();
+    auto f1 = fresh.submit(builtin_request("chain:2^10", 1, "", 0, 8));
+    expect_valid(fresh, *fresh.await(f1.value->job_id, 0ms), "chain:2^10");
+    EXPECT_NE(fresh.metrics_text().find("cuzk_partitions_synthesized_total{path=\"full_synthesis\"} 1"),
+              std::string::npos)
+        << fresh.metrics_text();
+    fresh.pce_cache().wait_idle();
+    EXPECT_TRUE(fs::exists(dir.str() + "/pce/chain_1024.pce"));
+    auto f2 = fresh.submit(builtin_request("chain:2^10", 2, "", 0, 9));
+    expect_valid(fresh, *fresh.await(f2.value->job_id, 0ms), "chain:2^10");
+    EXPECT_NE(fresh.metrics_text().find("cuzk_partitions_synthesized_total{path=\"pce\"} 2"), std::string::npos)
+        << fresh.metrics_text();
+  }
+
+  // A restarted engine finds the PCE at start; a corrupt .pce next to it is skipped.
+  std::ofstream(dir.str() + "/pce/garbage.pce") << "not a pce";
+  Engine again(test_config(dir.str()));
+  again.start();
+  bool found = false;
+  for (const auto& p : again.status().pce) found |= p.circuit_id == "chain:1024" && p.state == "loaded";
+  EXPECT_TRUE(found);
+  auto r3 = again.submit(builtin_request("chain:2^10", 1));
+  ASSERT_TRUE(r3.ok());
+  expect_valid(again, *again.await(r3.value->job_id, 0ms), "chain:2^10");
+}
+
+TEST(Engine, RequestIdIsAnIdempotencyKey) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  auto a = engine.submit(builtin_request("chain:2^9", 1, "same"));
+  auto b = engine.submit(builtin_request("chain:2^9", 1, "same"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a.value->job_id, b.value->job_id);
+  EXPECT_FALSE(a.value->existing);
+  EXPECT_TRUE(b.value->existing);
+  auto c = engine.submit(builtin_request("chain:2^9", 2, "same"));
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error.code, ErrorCode::InvalidArgument);
+  EXPECT_NE(c.error.message.find("was used for another request"), std::string::npos);
+  expect_valid(engine, *engine.await("same", 0ms), "chain:2^9");
+  EXPECT_EQ(engine.status().completed, 1u);
+}
+
+TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  CircuitSection mix;
+  mix.id = "mix";
+  mix.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.r1cs";
+  mix.test_setup = true;
+  cfg.circuits.push_back(mix);
+  ASSERT_TRUE(cfg.finalize().ok());
+  Engine engine(cfg);
+  engine.start();
+  auto expect_invalid = [&](ProofRequest r, const std::string& needle) {
+    auto s = engine.submit(std::move(r));
+    ASSERT_FALSE(s.ok()) << needle;
+    EXPECT_EQ(s.error.code, ErrorCode::InvalidArgument) << s.error.message;
+    EXPECT_NE(s.error.message.find(needle), std::string::npos) << s.error.message;
+  };
+  ProofRequest r = builtin_request("chain:2^9", 1);
+  r.kind = ProofKind::Unspecified;
+  expect_invalid(r, "proof_kind is required");
+  r.kind = static_cast<ProofKind>(77);
+  expect_invalid(r, "unknown proof_kind 77");
+  r.kind = ProofKind::PorepSealCommit;
+  expect_invalid(r, "not served");
+  expect_invalid(builtin_request("nope", 1), "unknown circuit id 'nope'");
+  expect_invalid(builtin_request("", 1), "circuit_id is required");
+  expect_invalid(builtin_request("chain:2^9", 0), "no partitions");
+  r = builtin_request("chain:2^9", 1);
+  r.partition_inputs[0] = std::string(65, 'x');
+  expect_invalid(r, "at most 64");
+  r = builtin_request("chain:2^9", 1);
+  r.witnesses.push_back("x");
+  expect_invalid(r, "computes its own witness");
+  // circom circuit: garbage and wrong-size witnesses.
+  ProofRequest w;
+  w.kind = ProofKind::Generic;
+  w.circuit_id = "mix";
+  expect_invalid(w, "no witnesses");
+  w.witnesses = {"garbage"};
+  expect_invalid(w, "witness 0");
+  ASSERT_TRUE(engine.preload_srs("mix").ok());
+  w.witnesses = {read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mul3.wtns")};
+  expect_invalid(w, "needs");
+  // ...and the engine still serves good requests.
+  w.witnesses = {read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns")};
+  auto ok = engine.submit(w);
+  ASSERT_TRUE(ok.ok()) << ok.error.message;
+  expect_valid(engine, *engine.await(ok.value->job_id, 0ms), "mix");
+}
+
+TEST(Engine, ProvesFromAZkey) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  CircuitSection z;
+  z.id = "mul3-zkey";
+  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/mul3.zkey";
+  cfg.circuits.push_back(z);
+  ASSERT_TRUE(cfg.finalize().ok());
+  Engine engine(cfg);
+  engine.start();
+  ProofRequest w;
+  w.kind = ProofKind::Generic;
+  w.circuit_id = "mul3-zkey";
+  const std::string wtns = read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mul3.wtns");
+  w.witnesses = {wtns, wtns};
+  auto s = engine.submit(w);
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  expect_valid(engine, *engine.await(s.value->job_id, 0ms), "mul3-zkey");
+}
+
+TEST(Engine, AwaitTimesOutAndUnknownJobsAreNotFound) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  EXPECT_FALSE(engine.await("nope", 10ms).has_value());
+  auto s = engine.submit(builtin_request("chain:2^13", 1));
+  ASSERT_TRUE(s.ok());
+  auto r = engine.await(s.value->job_id, 1ms);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, JobStatus::Timeout);
+  EXPECT_EQ(engine.await(s.value->job_id, 0ms)->status, JobStatus::Completed);
+}
+
+TEST(Engine, CancelRemovesQueuedWorkAndStopsRunningWork) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^12").ok());
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) {
+    auto s = engine.submit(builtin_request("chain:2^12", 3, "", 0, i));
+    ASSERT_TRUE(s.ok());
+    ids.push_back(s.value->job_id);
+  }
+  // The last job is still queued; the first is running (or about to).
+  auto c = engine.cancel(ids.back());
+  EXPECT_TRUE(c.found);
+  EXPECT_TRUE(c.cancelled);
+  EXPECT_EQ(engine.await(ids.back(), 0ms)->status, JobStatus::Cancelled);
+  std::this_thread::sleep_for(20ms);
+  auto c0 = engine.cancel(ids.front());
+  EXPECT_TRUE(c0.cancelled);
+  EXPECT_EQ(engine.await(ids.front(), 0ms)->status, JobStatus::Cancelled);
+  // Cancelling twice, or an unknown job.
+  EXPECT_FALSE(engine.cancel(ids.front()).cancelled);
+  EXPECT_FALSE(engine.cancel("nope").found);
+  // The others complete, and all partition memory returns to the budget.
+  for (size_t i = 1; i + 1 < ids.size(); ++i) expect_valid(engine, *engine.await(ids[i], 0ms), "chain:2^12");
+  const uint64_t resident = engine.budget().used();
+  for (int i = 0; i < 100 && engine.status().memory_used_bytes > resident; ++i) std::this_thread::sleep_for(10ms);
+  uint64_t caches = 0;
+  for (const auto& s : engine.status().srs) caches += s.size_bytes;
+  for (const auto& p : engine.status().pce) caches += p.state == "loaded" ? p.size_bytes : 0;
+  EXPECT_EQ(engine.budget().used(), caches);
+  EXPECT_EQ(engine.status().cancelled, 2u);
+}
+
+TEST(Engine, CriticalOvertakesQueuedNormalWork) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^12").ok());
+  std::vector<std::string> normal;
+  for (int i = 0; i < 6; ++i) normal.push_back(engine.submit(builtin_request("chain:2^12", 1, "", 2, i)).value->job_id);
+  auto crit = engine.submit(builtin_request("chain:2^12", 1, "", 4, 99));
+  ASSERT_TRUE(crit.ok());
+  ASSERT_EQ(engine.await(crit.value->job_id, 0ms)->status, JobStatus::Completed);
+  // When the CRITICAL job is done, most NORMAL jobs queued before it are not.
+  int normal_done = 0;
+  for (const auto& id : normal) normal_done += engine.await(id, 1ms)->status == JobStatus::Completed;
+  EXPECT_LE(normal_done, 2);
+  for (const auto& id : normal) EXPECT_EQ(engine.await(id, 0ms)->status, JobStatus::Completed);
+}
+
+TEST(Engine, MemoryBudgetBackpressureAndTooLargePartitions) {
+  TempDir dir;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.synthesis.lookahead = 2;
+  // Room for the keys and PCE of chain:2^12 and about one partition at a time.
+  cfg.memory.total_budget = 6ull << 20;
+  Engine engine(cfg);
+  engine.start();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(engine.submit(builtin_request("chain:2^12", 2, "", 0, i)).value->job_id);
+  for (const auto& id : ids) expect_valid(engine, *engine.await(id, 0ms), "chain:2^12");
+  EXPECT_LE(engine.budget().peak_used(), engine.budget().limit());
+  // A partition larger than the whole budget fails with a message naming both sizes.
+  auto big = engine.submit(builtin_request("chain:2^16", 1));
+  ASSERT_TRUE(big.ok());
+  auto r = engine.await(big.value->job_id, 0ms);
+  EXPECT_EQ(r->status, JobStatus::Failed);
+  EXPECT_FALSE(r->error_message.empty());
+}
+
+TEST(Engine, EvictAndDrain) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  auto s = engine.submit(builtin_request("chain:2^9", 1));
+  ASSERT_EQ(engine.await(s.value->job_id, 0ms)->status, JobStatus::Completed);
+  ASSERT_EQ(engine.status().srs.size(), 1u);
+  auto e = engine.evict_srs("chain:2^9");
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e.value->was_loaded);
+  EXPECT_GT(e.value->freed_bytes, 0u);
+  EXPECT_TRUE(engine.status().srs.empty());
+  EXPECT_FALSE(engine.evict_srs("chain:2^9").value->was_loaded);
+  EXPECT_EQ(engine.evict_srs("nope").error.code, ErrorCode::NotFound);
+  // Queued work is finished by a draining shutdown, and new work is refused.
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(engine.submit(builtin_request("chain:2^9", 2, "", 0, i)).value->job_id);
+  std::thread stopper([&] { engine.shutdown(true); });
+  stopper.join();
+  for (const auto& id : ids) EXPECT_EQ(engine.await(id, 0ms)->status, JobStatus::Completed);
+  auto late = engine.submit(builtin_request("chain:2^9", 1));
+  EXPECT_EQ(late.error.code, ErrorCode::Unavailable);
+}
+
+}  // namespace

@@ -1,0 +1,566 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "engine/config.hpp"
+
+namespace fs = std::filesystem;
+using cuzk::engine::Config;
+using cuzk::engine::default_config;
+using cuzk::engine::load_config;
+using cuzk::engine::parse_config;
+using cuzk::engine::parse_duration;
+using cuzk::engine::parse_size;
+
+namespace {
+
+// Sets or unsets an environment variable for one test and restores it afterwards.
+class EnvVar {
+ public:
+  EnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~EnvVar() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// A fresh directory under the system's temp directory, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() / ("cuzk_cfg_" + std::to_string(getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path p = path_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p;
+  }
+
+ private:
+  fs::path path_;
+};
+
+// parse_config + finalize(); returns the error message, or "" on success.
+std::string finalize_error(const std::string& toml) {
+  auto cfg = parse_config(toml, "t.toml");
+  if (!cfg) return "parse: " + cfg.error();
+  auto r = cfg->finalize();
+  return r ? "" : r.error();
+}
+
+std::string parse_error(const std::string& toml) {
+  auto cfg = parse_config(toml, "t.toml");
+  return cfg ? "" : cfg.error();
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Sizes and durations
+
+TEST(EngineConfig, ParseSizeExactValues) {
+  EXPECT_EQ(*parse_size("5GiB"), 5ull << 30);
+  EXPECT_EQ(*parse_size("512MiB"), 512ull << 20);
+  EXPECT_EQ(*parse_size("2GB"), 2000000000ull);
+  EXPECT_EQ(*parse_size("100MB"), 100000000ull);
+  EXPECT_EQ(*parse_size("4096"), 4096ull);
+  EXPECT_EQ(*parse_size("4096B"), 4096ull);
+  EXPECT_EQ(*parse_size("3KiB"), 3072ull);
+  EXPECT_EQ(*parse_size("3KB"), 3000ull);
+  EXPECT_EQ(*parse_size("2TiB"), 2ull << 40);
+  EXPECT_EQ(*parse_size("1TB"), 1000000000000ull);
+  EXPECT_EQ(*parse_size("1.5GiB"), 3ull << 29);
+  EXPECT_EQ(*parse_size("0.25MB"), 250000ull);
+  EXPECT_EQ(*parse_size(" 8 gib "), 8ull << 30);
+  EXPECT_EQ(*parse_size("0"), 0ull);
+  EXPECT_EQ(*parse_size("18446744073709551615"), ~0ull);
+}
+
+TEST(EngineConfig, ParseSizeErrors) {
+  for (const char* bad :
+       {"", "GiB", "5XB", "5GB2", "-1", "1.5", "1.GiB", "5 G", "18446744073709551616", "16777216TiB", "auto"}) {
+    auto r = parse_size(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(contains(r.error(), "size")) << r.error();
+  }
+  EXPECT_TRUE(contains(parse_size("5XB").error(), "GiB")) << "the message lists the units";
+  EXPECT_TRUE(contains(parse_size("16777216TiB").error(), "too large"));
+}
+
+TEST(EngineConfig, ParseDurationExactValues) {
+  EXPECT_EQ(*parse_duration("5m"), 300.0);
+  EXPECT_EQ(*parse_duration("30s"), 30.0);
+  EXPECT_EQ(*parse_duration("250ms"), 0.25);
+  EXPECT_EQ(*parse_duration("2h"), 7200.0);
+  EXPECT_EQ(*parse_duration("1d"), 86400.0);
+  EXPECT_EQ(*parse_duration("10"), 10.0);
+  EXPECT_EQ(*parse_duration("1.5h"), 5400.0);
+  EXPECT_EQ(*parse_duration(" 0.5 s "), 0.5);
+  EXPECT_EQ(*parse_duration("0"), 0.0);
+}
+
+TEST(EngineConfig, ParseDurationErrors) {
+  for (const char* bad : {"", "m", "5x", "-1s", "1.s", "5 minutes", "1e3"}) {
+    auto r = parse_duration(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(contains(r.error(), "duration")) << r.error();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults
+
+TEST(EngineConfig, DefaultsFromXdgDataHome) {
+  EnvVar xdg("XDG_DATA_HOME", "/xdg/data");
+  auto cfg = default_config();
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  EXPECT_EQ(cfg->daemon.data_dir, "/xdg/data/cuzk");
+  EXPECT_EQ(cfg->daemon.listen, "unix:///xdg/data/cuzk/cuzk.sock");
+  EXPECT_EQ(cfg->srs.param_dir, "/xdg/data/cuzk/params");
+  EXPECT_EQ(cfg->pce.dir, "/xdg/data/cuzk/pce");
+  EXPECT_FALSE(cfg->daemon.allow_remote);
+  EXPECT_EQ(cfg->daemon.max_message_bytes, 256ull << 20);
+  EXPECT_TRUE(cfg->daemon.metrics_listen.empty());
+  EXPECT_TRUE(cfg->daemon.builtin_circuits);
+  EXPECT_EQ(cfg->memory.total_budget, 0u);
+  EXPECT_EQ(cfg->memory.safety_margin, 5ull << 30);
+  EXPECT_EQ(cfg->memory.eviction_min_idle_s, 300.0);
+  EXPECT_EQ(cfg->prover.workers, 1u);
+  EXPECT_EQ(cfg->prover.finalize_workers, 1u);
+  EXPECT_EQ(cfg->logging.level, "info");
+  EXPECT_EQ(cfg->logging.format, "text");
+  EXPECT_TRUE(cfg->circuits.empty());
+}
+
+TEST(EngineConfig, DefaultsFromHomeThenTmp) {
+  {
+    EnvVar xdg("XDG_DATA_HOME", "relative/ignored");  // XDG says: relative values are invalid
+    EnvVar home("HOME", "/home/prover");
+    auto cfg = default_config();
+    ASSERT_TRUE(cfg.ok()) << cfg.error();
+    EXPECT_EQ(cfg->daemon.data_dir, "/home/prover/.local/share/cuzk");
+    EXPECT_EQ(cfg->daemon.listen, "unix:///home/prover/.local/share/cuzk/cuzk.sock");
+  }
+  {
+    EnvVar xdg("XDG_DATA_HOME", nullptr);
+    EnvVar home("HOME", nullptr);
+    auto cfg = default_config();
+    ASSERT_TRUE(cfg.ok()) << cfg.error();
+    EXPECT_EQ(cfg->daemon.data_dir, "/tmp/cuzk-" + std::to_string(getuid()));
+  }
+}
+
+TEST(EngineConfig, EmptyTextIsDefaults) {
+  auto cfg = parse_config("", "t.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  EXPECT_TRUE(cfg->daemon.listen.empty()) << "parse_config does not finalize";
+  EXPECT_EQ(finalize_error(""), "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every section
+
+TEST(EngineConfig, EverySectionParsed) {
+  const std::string toml = R"(
+[daemon]
+listen = "0.0.0.0:9000"
+allow_remote = true
+max_message_bytes = "64MiB"
+metrics_listen = "[::1]:9100"
+data_dir = "/srv/cuzk"
+builtin_circuits = false
+
+[memory]
+total_budget = "100GiB"
+safety_margin = 1073741824
+eviction_min_idle = "90s"
+
+[gpus]
+devices = [0, 2]
+workers_per_device = 3
+
+[scheduler]
+max_pending_jobs = 7
+completed_retention = 45.5
+
+[synthesis]
+workers = 4
+threads = 8
+lookahead = 5
+
+[prover]
+workers = 2
+threads = 16
+finalize_workers = 3
+
+[srs]
+param_dir = "/srv/params"
+preload = ["a", "b"]
+check_subgroups = true
+
+[pce]
+dir = "/srv/pce"
+extract_on_first_use = false
+verify_checksums = false
+
+[logging]
+level = "debug"
+format = "json"
+
+[[circuits]]
+id = "a"
+builtin = "chain:2^10"
+test_setup = true
+
+[[circuits]]
+id = "b"
+r1cs = "/c/b.r1cs"
+params = "/k/b.params"
+vk = "/k/b.vk"
+
+[[circuits]]
+id = "c"
+pce = "/c/c.pce"
+params = "/k/c.params"
+
+[[circuits]]
+id = "d"
+zkey = "/k/d.zkey"
+)";
+  auto cfg = parse_config(toml, "t.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  ASSERT_TRUE(cfg->finalize().ok());
+  const Config& c = *cfg;
+  EXPECT_EQ(c.daemon.listen, "0.0.0.0:9000");
+  EXPECT_TRUE(c.daemon.allow_remote);
+  EXPECT_EQ(c.daemon.max_message_bytes, 64ull << 20);
+  EXPECT_EQ(c.daemon.metrics_listen, "[::1]:9100");
+  EXPECT_EQ(c.daemon.data_dir, "/srv/cuzk");
+  EXPECT_FALSE(c.daemon.builtin_circuits);
+  EXPECT_EQ(c.memory.total_budget, 100ull << 30);
+  EXPECT_EQ(c.memory.safety_margin, 1ull << 30);
+  EXPECT_EQ(c.memory.eviction_min_idle_s, 90.0);
+  EXPECT_EQ(c.gpus.devices, (std::vector<unsigned>{0, 2}));
+  EXPECT_EQ(c.gpus.workers_per_device, 3u);
+  EXPECT_EQ(c.scheduler.max_pending_jobs, 7u);
+  EXPECT_EQ(c.scheduler.completed_retention_s, 45.5);
+  EXPECT_EQ(c.synthesis.workers, 4u);
+  EXPECT_EQ(c.synthesis.threads, 8u);
+  EXPECT_EQ(c.synthesis.lookahead, 5u);
+  EXPECT_EQ(c.prover.workers, 2u);
+  EXPECT_EQ(c.prover.threads, 16u);
+  EXPECT_EQ(c.prover.finalize_workers, 3u);
+  EXPECT_EQ(c.srs.param_dir, "/srv/params");
+  EXPECT_EQ(c.srs.preload, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(c.srs.check_subgroups);
+  EXPECT_EQ(c.pce.dir, "/srv/pce");
+  EXPECT_FALSE(c.pce.extract_on_first_use);
+  EXPECT_FALSE(c.pce.verify_checksums);
+  EXPECT_EQ(c.logging.level, "debug");
+  EXPECT_EQ(c.logging.format, "json");
+  ASSERT_EQ(c.circuits.size(), 4u);
+  EXPECT_EQ(c.circuits[0].id, "a");
+  EXPECT_EQ(c.circuits[0].builtin, "chain:2^10");
+  EXPECT_TRUE(c.circuits[0].test_setup);
+  EXPECT_EQ(c.circuits[1].r1cs, "/c/b.r1cs");
+  EXPECT_EQ(c.circuits[1].params, "/k/b.params");
+  EXPECT_EQ(c.circuits[1].vk, "/k/b.vk");
+  EXPECT_EQ(c.circuits[2].pce, "/c/c.pce");
+  EXPECT_EQ(c.circuits[3].zkey, "/k/d.zkey");
+  EXPECT_FALSE(c.circuits[3].test_setup);
+}
+
+TEST(EngineConfig, TotalBudgetAutoAndNumbers) {
+  auto budget = [](const std::string& v) { return parse_config("[memory]\ntotal_budget = " + v + "\n", "t.toml"); };
+  EXPECT_EQ(budget("\"auto\"")->memory.total_budget, 0u);
+  EXPECT_EQ(budget("\"16GiB\"")->memory.total_budget, 16ull << 30);
+  EXPECT_EQ(budget("123456")->memory.total_budget, 123456u);
+  auto bad = budget("\"lots\"");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains(bad.error(), "t.toml:2:")) << bad.error();
+  EXPECT_TRUE(contains(bad.error(), "memory.total_budget")) << bad.error();
+  EXPECT_TRUE(contains(bad.error(), "\"auto\"")) << bad.error();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors with locations
+
+TEST(EngineConfig, UnknownKeyNamesLineKeyAndValidKeys) {
+  const std::string e = parse_error("[memory]\ntotal_budget = \"8GiB\"\n  total_budgit = 1\n");
+  EXPECT_TRUE(contains(e, "t.toml:3:3:")) << e;
+  EXPECT_TRUE(contains(e, "unknown key 'total_budgit' in [memory]")) << e;
+  EXPECT_TRUE(contains(e, "did you mean 'total_budget'")) << e;
+  EXPECT_TRUE(contains(e, "valid keys: total_budget, safety_margin, eviction_min_idle")) << e;
+}
+
+TEST(EngineConfig, UnknownSectionAndTopLevelKey) {
+  std::string e = parse_error("[daemon]\nlisten = \"127.0.0.1:1\"\n\n[pipeline]\nenabled = true\n");
+  EXPECT_TRUE(contains(e, "t.toml:4:")) << e;
+  EXPECT_TRUE(contains(e, "'pipeline'")) << e;
+  EXPECT_TRUE(contains(e, "valid sections: daemon, memory")) << e;
+  e = parse_error("verbose = true\n");
+  EXPECT_TRUE(contains(e, "t.toml:1:1:")) << e;
+  EXPECT_TRUE(contains(e, "'verbose'")) << e;
+  e = parse_error("[loging]\n");
+  EXPECT_TRUE(contains(e, "did you mean [logging]")) << e;
+}
+
+TEST(EngineConfig, UnknownKeyInCircuits) {
+  const std::string e = parse_error("[[circuits]]\nid = \"x\"\nparam = \"p\"\n");
+  EXPECT_TRUE(contains(e, "t.toml:3:1:")) << e;
+  EXPECT_TRUE(contains(e, "'param' in [circuits]")) << e;
+  EXPECT_TRUE(contains(e, "did you mean 'params'")) << e;
+  EXPECT_TRUE(contains(e, "valid keys: id, builtin, pce, r1cs, params, vk, zkey, test_setup")) << e;
+}
+
+TEST(EngineConfig, TypeErrorsNameKeyAndExpectedType) {
+  std::string e = parse_error("[prover]\nworkers = \"2\"\n");
+  EXPECT_TRUE(contains(e, "t.toml:2:")) << e;
+  EXPECT_TRUE(contains(e, "prover.workers: expected a non-negative integer, got a string")) << e;
+  e = parse_error("[prover]\nworkers = -1\n");
+  EXPECT_TRUE(contains(e, "prover.workers")) << e;
+  e = parse_error("[daemon]\nallow_remote = \"yes\"\n");
+  EXPECT_TRUE(contains(e, "daemon.allow_remote: expected a boolean")) << e;
+  e = parse_error("[daemon]\nlisten = 9820\n");
+  EXPECT_TRUE(contains(e, "daemon.listen: expected a string, got an integer")) << e;
+  e = parse_error("[gpus]\ndevices = [0, \"1\"]\n");
+  EXPECT_TRUE(contains(e, "gpus.devices")) << e;
+  e = parse_error("[srs]\npreload = \"a\"\n");
+  EXPECT_TRUE(contains(e, "srs.preload: expected an array of strings")) << e;
+  e = parse_error("[memory]\neviction_min_idle = true\n");
+  EXPECT_TRUE(contains(e, "memory.eviction_min_idle: expected a duration")) << e;
+  e = parse_error("[memory]\neviction_min_idle = -3\n");
+  EXPECT_TRUE(contains(e, "memory.eviction_min_idle")) << e;
+  e = parse_error("[memory]\nsafety_margin = 1.5\n");
+  EXPECT_TRUE(contains(e, "memory.safety_margin: expected a size")) << e;
+  e = parse_error("[memory]\nsafety_margin = \"5 gigs\"\n");
+  EXPECT_TRUE(contains(e, "memory.safety_margin: invalid size \"5 gigs\"")) << e;
+  e = parse_error("[scheduler]\ncompleted_retention = \"10 mins\"\n");
+  EXPECT_TRUE(contains(e, "scheduler.completed_retention: invalid duration")) << e;
+  e = parse_error("daemon = 1\n");
+  EXPECT_TRUE(contains(e, "'daemon' must be a section")) << e;
+  e = parse_error("[circuits]\nid = \"x\"\n");
+  EXPECT_TRUE(contains(e, "[[circuits]]")) << e;
+}
+
+TEST(EngineConfig, NumericDurations) {
+  auto cfg = parse_config("[memory]\neviction_min_idle = 42\n[scheduler]\ncompleted_retention = 1.5\n", "t.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  EXPECT_EQ(cfg->memory.eviction_min_idle_s, 42.0);
+  EXPECT_EQ(cfg->scheduler.completed_retention_s, 1.5);
+}
+
+TEST(EngineConfig, SyntaxErrorHasLocation) {
+  const std::string e = parse_error("[daemon]\nlisten = \"unterminated\n");
+  EXPECT_TRUE(contains(e, "t.toml:2:")) << e;
+  EXPECT_TRUE(contains(e, "TOML syntax error")) << e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// finalize() rules
+
+TEST(EngineConfig, ListenValidation) {
+  auto listen = [](const std::string& v, bool remote = false) {
+    return finalize_error("[daemon]\nlisten = \"" + v + "\"\nallow_remote = " + (remote ? "true" : "false") + "\n");
+  };
+  EXPECT_EQ(listen("unix:///run/cuzk/cuzk.sock"), "");
+  EXPECT_EQ(listen("127.0.0.1:9820"), "");
+  EXPECT_EQ(listen("localhost:1"), "");
+  EXPECT_EQ(listen("[::1]:65535"), "");
+  EXPECT_EQ(listen("0.0.0.0:9820", true), "");
+  EXPECT_EQ(listen("[::]:9820", true), "");
+  EXPECT_EQ(listen("prover.example.com:9820", true), "");
+
+  EXPECT_TRUE(contains(listen("unix://run/cuzk.sock"), "absolute")) << listen("unix://run/cuzk.sock");
+  EXPECT_TRUE(contains(listen("unix:///" + std::string(120, 'x')), "at most 107"));
+  EXPECT_TRUE(contains(listen("127.0.0.1"), "port"));
+  EXPECT_TRUE(contains(listen("127.0.0.1:0"), "1 to 65535"));
+  EXPECT_TRUE(contains(listen("127.0.0.1:65536"), "1 to 65535"));
+  EXPECT_TRUE(contains(listen("127.0.0.1:9x"), "1 to 65535"));
+  EXPECT_TRUE(contains(listen(":9820"), "missing host"));
+  EXPECT_TRUE(contains(listen("::1:9820"), "brackets"));
+  EXPECT_TRUE(contains(listen("http://127.0.0.1:9820"), "scheme"));
+  EXPECT_TRUE(contains(listen(""), "")) << "empty means default";
+
+  // The remote rule: a non-loopback TCP address needs daemon.allow_remote = true.
+  for (const char* remote : {"0.0.0.0:9820", "[::]:9820", "10.1.2.3:9820", "prover.example.com:1"}) {
+    const std::string e = listen(remote);
+    EXPECT_TRUE(contains(e, "daemon.listen")) << e;
+    EXPECT_TRUE(contains(e, "daemon.allow_remote = true")) << e;
+  }
+  // The same applies to metrics_listen, which is TCP only.
+  std::string e = finalize_error("[daemon]\nmetrics_listen = \"0.0.0.0:9821\"\n");
+  EXPECT_TRUE(contains(e, "daemon.metrics_listen")) << e;
+  EXPECT_TRUE(contains(e, "allow_remote")) << e;
+  e = finalize_error("[daemon]\nmetrics_listen = \"unix:///tmp/m.sock\"\n");
+  EXPECT_TRUE(contains(e, "only TCP")) << e;
+  EXPECT_EQ(finalize_error("[daemon]\nmetrics_listen = \"127.0.0.1:9821\"\n"), "");
+}
+
+TEST(EngineConfig, FinalizeRanges) {
+  EXPECT_TRUE(contains(finalize_error("[logging]\nlevel = \"verbose\"\n"), "trace, debug, info, warn, error"));
+  EXPECT_TRUE(contains(finalize_error("[logging]\nformat = \"xml\"\n"), "\"text\" or \"json\""));
+  EXPECT_TRUE(contains(finalize_error("[prover]\nworkers = 0\n"), "prover.workers must be at least 1"));
+  EXPECT_TRUE(
+      contains(finalize_error("[prover]\nfinalize_workers = 0\n"), "prover.finalize_workers must be at least 1"));
+  EXPECT_TRUE(contains(finalize_error("[daemon]\nmax_message_bytes = \"512KiB\"\n"), "1 MiB"));
+  EXPECT_EQ(finalize_error("[daemon]\nmax_message_bytes = \"1MiB\"\n"), "");
+  EXPECT_TRUE(contains(finalize_error("[gpus]\ndevices = [1, 1]\n"), "twice"));
+}
+
+TEST(EngineConfig, CircuitRules) {
+  auto circuit = [](const std::string& body) { return finalize_error("[[circuits]]\n" + body); };
+  EXPECT_EQ(circuit("id = \"a\"\nbuiltin = \"chain:2^10\"\ntest_setup = true\n"), "");
+  EXPECT_EQ(circuit("id = \"a\"\nr1cs = \"/a.r1cs\"\nparams = \"/a.params\"\n"), "");
+  EXPECT_EQ(circuit("id = \"a\"\npce = \"/a.pce\"\nparams = \"/a.params\"\nvk = \"/a.vk\"\n"), "");
+  EXPECT_EQ(circuit("id = \"a\"\nzkey = \"/a.zkey\"\n"), "");
+
+  EXPECT_TRUE(contains(circuit("builtin = \"chain:16\"\ntest_setup = true\n"), "has no id"));
+  EXPECT_TRUE(contains(circuit("id = \"a\"\ntest_setup = true\n"), "exactly one of builtin, pce, r1cs or zkey"));
+  std::string e = circuit("id = \"a\"\nbuiltin = \"chain:16\"\npce = \"/a.pce\"\ntest_setup = true\n");
+  EXPECT_TRUE(contains(e, "both builtin and pce")) << e;
+  e = circuit("id = \"a\"\nzkey = \"/a.zkey\"\nparams = \"/a.params\"\n");
+  EXPECT_TRUE(contains(e, "remove params and vk")) << e;
+  e = circuit("id = \"a\"\nzkey = \"/a.zkey\"\nvk = \"/a.vk\"\n");
+  EXPECT_TRUE(contains(e, "remove params and vk")) << e;
+  e = circuit("id = \"a\"\nr1cs = \"/a.r1cs\"\n");
+  EXPECT_TRUE(contains(e, "circuit 'a'")) << e;
+  EXPECT_TRUE(contains(e, "test_setup = true")) << e;
+  e = circuit("id = \"a\"\nr1cs = \"/a.r1cs\"\nvk = \"/a.vk\"\ntest_setup = true\n");
+  EXPECT_TRUE(contains(e, "vk is given without params")) << e;
+  e = circuit("id = \"a\"\nbuiltin = \"sha:2^10\"\ntest_setup = true\n");
+  EXPECT_TRUE(contains(e, "builtin = \"sha:2^10\"")) << e;
+
+  e = finalize_error("[[circuits]]\nid = \"a\"\nzkey = \"/a.zkey\"\n[[circuits]]\nid = \"a\"\nzkey = \"/b.zkey\"\n");
+  EXPECT_TRUE(contains(e, "'a' is defined more than once")) << e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+TEST(EngineConfig, RelativePathsResolveAgainstTheFilesDirectory) {
+  TempDir dir;
+  const fs::path file = dir.write("conf/cuzk.toml", R"(
+[daemon]
+data_dir = "state"
+[srs]
+param_dir = "../params"
+[pce]
+dir = "/abs/pce"
+[[circuits]]
+id = "r"
+r1cs = "c/r.r1cs"
+params = "k/r.params"
+vk = "./k/r.vk"
+[[circuits]]
+id = "z"
+zkey = "/abs/z.zkey"
+[[circuits]]
+id = "b"
+builtin = "chain:2^10"
+test_setup = true
+)");
+  auto cfg = load_config(file.string());
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  const fs::path conf = fs::absolute(dir.path() / "conf");
+  EXPECT_EQ(cfg->daemon.data_dir, (conf / "state").string());
+  EXPECT_EQ(cfg->daemon.listen, "unix://" + (conf / "state" / "cuzk.sock").string());
+  EXPECT_EQ(cfg->srs.param_dir, (dir.path() / "params").lexically_normal().string());
+  EXPECT_EQ(cfg->pce.dir, "/abs/pce");
+  EXPECT_EQ(cfg->circuits[0].r1cs, (conf / "c/r.r1cs").string());
+  EXPECT_EQ(cfg->circuits[0].params, (conf / "k/r.params").string());
+  EXPECT_EQ(cfg->circuits[0].vk, (conf / "k/r.vk").string());
+  EXPECT_EQ(cfg->circuits[1].zkey, "/abs/z.zkey");
+  EXPECT_EQ(cfg->circuits[2].builtin, "chain:2^10") << "a builtin spec is not a path";
+}
+
+TEST(EngineConfig, LoadConfigErrorsNameTheFile) {
+  TempDir dir;
+  auto missing = load_config((dir.path() / "nope.toml").string());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(contains(missing.error(), "nope.toml")) << missing.error();
+
+  const fs::path file = dir.write("bad.toml", "[logging]\nlevel = \"loud\"\n");
+  auto bad = load_config(file.string());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains(bad.error(), file.string() + ": logging.level")) << bad.error();
+
+  const fs::path typo = dir.write("typo.toml", "[daemon]\nlisen = \"x\"\n");
+  auto t = load_config(typo.string());
+  ASSERT_FALSE(t.ok());
+  EXPECT_TRUE(contains(t.error(), typo.string() + ":2:1: unknown key 'lisen'")) << t.error();
+}
+
+TEST(EngineConfig, ExampleConfigParses) {
+  const std::string path = std::string(CUZK_SOURCE_DIR) + "/docs/cuzk.example.toml";
+  auto cfg = load_config(path);
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  EXPECT_EQ(cfg->daemon.listen, "127.0.0.1:9820");
+  EXPECT_EQ(cfg->daemon.metrics_listen, "127.0.0.1:9821");
+  EXPECT_EQ(cfg->memory.total_budget, 0u);
+  EXPECT_EQ(cfg->memory.safety_margin, 5ull << 30);
+  EXPECT_EQ(cfg->memory.eviction_min_idle_s, 300.0);
+  EXPECT_EQ(cfg->scheduler.completed_retention_s, 600.0);
+  ASSERT_EQ(cfg->circuits.size(), 4u);
+  const fs::path docs = fs::absolute(fs::path(CUZK_SOURCE_DIR) / "docs").lexically_normal();
+  EXPECT_EQ(cfg->circuits[1].r1cs, (docs / "circuits/my_circuit.r1cs").string());
+
+  // Every valid key of every section is documented in the example: the valid keys come from the
+  // parser's own "unknown key" message, the example's keys from its "[section]" and "key = " lines.
+  std::set<std::string> documented;
+  std::ifstream in(path);
+  std::string line, section;
+  while (std::getline(in, line)) {
+    if (line.rfind("[[", 0) == 0) {
+      section = line.substr(2, line.find("]]") - 2);
+    } else if (line.rfind("[", 0) == 0) {
+      section = line.substr(1, line.find(']') - 1);
+    } else if (!line.empty() && line[0] != '#' && line.find(" = ") != std::string::npos) {
+      documented.insert(section + "." + line.substr(0, line.find(" = ")));
+    }
+  }
+  for (const std::string sec :
+       {"daemon", "memory", "gpus", "scheduler", "synthesis", "prover", "srs", "pce", "logging", "circuits"}) {
+    const std::string header = sec == "circuits" ? "[[circuits]]" : "[" + sec + "]";
+    const std::string e = parse_error(header + "\nno_such_key = 1\n");
+    const size_t at = e.find("valid keys: ");
+    ASSERT_NE(at, std::string::npos) << e;
+    std::string keys = e.substr(at + 12) + ", ";
+    for (size_t pos; (pos = keys.find(", ")) != std::string::npos; keys.erase(0, pos + 2)) {
+      EXPECT_TRUE(documented.count(sec + "." + keys.substr(0, pos))) << sec << "." << keys.substr(0, pos);
+    }
+  }
+}
