@@ -2,7 +2,8 @@
 // whole machine. Bases come from g1_test_bases/g2_test_bases (cheap to build) and are cached
 // between benchmarks. Environment knobs for tuning: CUZK_MSM_C (window bits), CUZK_MSM_SPLITS,
 // CUZK_MSM_BATCH, CUZK_MSM_JACOBIAN=1, CUZK_MSM_SIMD=0 (scalar Fq bucket additions instead of the
-// AVX-512 IFMA kernel, ec/fq_ifma.hpp).
+// AVX-512 IFMA kernel, ec/fq_ifma.hpp), CUZK_MSM_GLV=0 (no endomorphism split) or =1 (split at every
+// size; default: automatic, small MSMs only).
 //
 //   bench_msm --benchmark_filter='G1/20/threads:1'
 #include <benchmark/benchmark.h>
@@ -59,6 +60,7 @@ MsmConfig env_config() {
   if (const char* v = std::getenv("CUZK_MSM_BATCH")) c.batch = static_cast<unsigned>(std::atoi(v));
   if (const char* v = std::getenv("CUZK_MSM_JACOBIAN")) c.jacobian_buckets = std::atoi(v) != 0;
   if (const char* v = std::getenv("CUZK_MSM_SIMD")) fq_ifma::set_enabled(std::atoi(v) != 0);
+  if (const char* v = std::getenv("CUZK_MSM_GLV"); v && std::atoi(v) == 1) c.endo = MsmEndo::kOn;
   return c;
 }
 
@@ -72,7 +74,7 @@ void BM_msm(benchmark::State& st) {
   MsmOptions o;
   o.pool = &pool(threads);
   o.config = &cfg;
-  const auto eff = msm_default_config(n, threads, !std::is_same_v<A, G1Affine>);
+  const auto eff = msm_default_config(n, threads, !std::is_same_v<A, G1Affine>, cfg.endo);
   for (auto _ : st) {
     auto r = msm(std::span<const A>(b.data(), n), std::span<const Fr>(k.data(), n), o);
     benchmark::DoNotOptimize(r);
@@ -81,6 +83,7 @@ void BM_msm(benchmark::State& st) {
   st.counters["c"] = cfg.window_bits ? cfg.window_bits : eff.window_bits;
   st.counters["splits"] = cfg.splits ? cfg.splits : eff.splits;
   st.counters["simd"] = fq_ifma::active();
+  st.counters["glv"] = eff.endo == MsmEndo::kOn;
   st.counters["ns_per_point"] = benchmark::Counter(
       static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }

@@ -6,6 +6,7 @@
 
 #include "ec/bls12_381.hpp"
 #include "ec/msm.hpp"
+#include "ec/msm_glv.hpp"
 #include "util/rng.hpp"
 #include "util/thread_pool.hpp"
 
@@ -55,6 +56,51 @@ std::vector<Fr> random_scalars(size_t n, Rng& rng) {
 
 Fr r_minus_1() {
   return -Fr::one();
+}
+
+// mu = z^2 and values around the split boundaries (k div mu, k mod mu and their centring), as
+// field elements.
+Fr fr_u128(ff::u128 v) {
+  return Fr::from_canonical({static_cast<uint64_t>(v), static_cast<uint64_t>(v >> 64), 0, 0});
+}
+
+std::vector<Fr> split_edge_scalars() {
+  using msm_detail::kGlvMu;
+  const Fr mu = fr_u128(kGlvMu), half = fr_u128(kGlvMu / 2), two128 = fr_u128(~ff::u128{0}) + Fr::one();
+  std::vector<Fr> v = {Fr::zero(),
+                       Fr::one(),
+                       Fr::from_u64(2),
+                       r_minus_1(),
+                       r_minus_1() - Fr::one(),
+                       two128,
+                       two128 - Fr::one(),
+                       two128 + Fr::one(),
+                       fr_u128(ff::u128{1} << 127),
+                       mu,
+                       mu - Fr::one(),
+                       mu + Fr::one(),
+                       mu - Fr::from_u64(2),
+                       half,
+                       half + Fr::one(),
+                       half - Fr::one(),
+                       half + Fr::from_u64(2),
+                       mu * mu - mu,
+                       mu * (mu - Fr::one()) + half,
+                       mu * half + half,
+                       mu * (half + Fr::one()) + half + Fr::one(),
+                       mu * (half + Fr::one()),
+                       mu * (mu - Fr::from_u64(2)) + mu - Fr::one(),
+                       -mu,
+                       -half,
+                       -(mu * half)};
+  return v;
+}
+
+MsmOptions with_config(const MsmConfig& cfg, ThreadPool* pool = nullptr) {
+  MsmOptions o;
+  o.config = &cfg;
+  o.pool = pool;
+  return o;
 }
 
 }  // namespace
@@ -342,4 +388,143 @@ TEST(MsmConfigTest, WindowsCoverScalars) {
       EXPECT_GE(cfg.splits, 1u);
     }
   }
+}
+
+// The scalar split: k = s1 m1 + s2 m2 mu (mod r) with m1, m2 <= mu/2 + 1, at the boundaries and on
+// random scalars.
+TEST(MsmGlvTest, SplitRecombines) {
+  using namespace msm_detail;
+  Xoshiro256 rng(20);
+  std::vector<Fr> ks = split_edge_scalars();
+  for (int i = 0; i < 20000; ++i) ks.push_back(Fr::random(rng));
+  const Fr mu = fr_u128(kGlvMu);
+  for (const Fr& k : ks) {
+    const GlvScalar g = glv_split(k.to_canonical());
+    for (const ff::Limbs<4>* m : {&g.m1, &g.m2}) {
+      ASSERT_EQ((*m)[2] | (*m)[3], 0u);
+      ASSERT_FALSE(ff::less_than(kGlvMaxMagnitude, *m)) << k.to_hex();
+    }
+    const Fr k1 = g.neg1 ? -Fr::from_canonical(g.m1) : Fr::from_canonical(g.m1);
+    const Fr k2 = g.neg2 ? -Fr::from_canonical(g.m2) : Fr::from_canonical(g.m2);
+    ASSERT_EQ(k1 + k2 * mu, k) << k.to_hex();
+  }
+  // The magnitude bound is reached (the windows are sized for it).
+  EXPECT_EQ(msm_num_windows(16, true), 8u);
+  EXPECT_EQ(msm_num_windows(13, true), 10u);
+}
+
+TEST(MsmGlvTest, EndomorphismEigenvalue) {
+  using namespace msm_detail;
+  Xoshiro256 rng(21);
+  for (int i = 0; i < 4; ++i) {
+    const G1Affine p = G1(g1_generator()).mul(Fr::random(rng)).to_affine();
+    const G2Affine q = G2(g2_generator()).mul(Fr::random(rng)).to_affine();
+    EXPECT_EQ(G1(glv_image(p, glv_endo<G1Config>(), false)), G1(p).mul_u64(kGlvZ).mul_u64(kGlvZ));
+    EXPECT_EQ(G2(glv_image(q, glv_endo<G2Config>(), false)), G2(q).mul_u64(kGlvZ).mul_u64(kGlvZ));
+    EXPECT_EQ(G1(glv_image(p, glv_endo<G1Config>(), true)), -G1(p).mul_u64(kGlvZ).mul_u64(kGlvZ));
+    EXPECT_EQ(G2(glv_image(q, glv_endo<G2Config>(), true)), -G2(q).mul_u64(kGlvZ).mul_u64(kGlvZ));
+  }
+  EXPECT_TRUE(glv_image(G1Affine::identity(), glv_endo<G1Config>(), true).is_identity());
+  EXPECT_TRUE(glv_image(G2Affine::identity(), glv_endo<G2Config>(), false).is_identity());
+}
+
+TEST(MsmConfigTest, EndoWindowsCoverHalves) {
+  for (unsigned c = 2; c <= 24; ++c) {
+    const unsigned w = msm_num_windows(c, true);
+    EXPECT_GE(w * c, 127u) << c;
+    EXPECT_LE((w - 1) * c, 128u) << c;  // at most a window for the carry alone
+  }
+  // Automatic mode splits small MSMs only; explicit modes are kept.
+  EXPECT_EQ(msm_default_config(1000, 2, false, MsmEndo::kOff).endo, MsmEndo::kOff);
+  EXPECT_EQ(msm_default_config(size_t{1} << 22, 2, true, MsmEndo::kOn).endo, MsmEndo::kOn);
+  EXPECT_EQ(msm_default_config(size_t{1} << 22, 2, false).endo, MsmEndo::kOff);
+  EXPECT_EQ(msm_default_config(1000, 2, true).endo, msm_endo_default() ? MsmEndo::kOn : MsmEndo::kOff);
+}
+
+// The split path against the unsplit one and the naive sum: edge scalars, random, 0/1-heavy and
+// density-filtered inputs, several thread counts, window widths and multi-pass chunks.
+TYPED_TEST(MsmTest, EndomorphismSplitAgrees) {
+  using C = TypeParam;
+  constexpr bool kG1 = std::is_same_v<C, G1Config>;
+  Xoshiro256 rng(22);
+  const MsmConfig on{.endo = MsmEndo::kOn}, off{.endo = MsmEndo::kOff};
+  // Every edge scalar alone, on one base and on two (n = 1, 2), and all of them together.
+  const std::vector<Fr> edge = split_edge_scalars();
+  auto bases = random_bases<C>(edge.size(), rng);
+  for (size_t i = 0; i < edge.size(); ++i) {
+    std::span<const Affine<C>> b1(&bases[i], 1);
+    std::span<const Fr> k1(&edge[i], 1);
+    const auto expect = Jacobian<C>(bases[i]).mul(edge[i]);
+    EXPECT_EQ(run<C>(b1, k1, with_config(on)), expect) << i;
+    EXPECT_EQ(run<C>(b1, k1, with_config(off)), expect) << i;
+    if (i + 1 < bases.size()) {
+      std::span<const Affine<C>> b2(&bases[i], 2);
+      const std::vector<Fr> k2 = {edge[i], edge[(i + 7) % edge.size()]};
+      EXPECT_EQ(run<C>(b2, k2, with_config(on)), naive<C>(b2, k2)) << i;
+    }
+  }
+  EXPECT_EQ(run<C>(bases, edge, with_config(on)), naive<C>(bases, edge));
+  EXPECT_TRUE(run<C>(std::span<const Affine<C>>(), std::span<const Fr>(), with_config(on)).is_identity());
+
+  // Random scalars with zeros, ones and edge values sprinkled in; infinity among the bases.
+  const size_t n = kG1 ? 5000 : 2000;
+  auto tb = test_bases<C>(n, 23);
+  auto k = random_scalars(n, rng);
+  for (size_t i = 0; i < n; i += 17) k[i] = edge[(i / 17) % edge.size()];
+  for (size_t i = 3; i < n; i += 29) k[i] = Fr::one();
+  for (size_t i = 5; i < n; i += 31) tb[i] = Affine<C>::identity();
+  ThreadPool one(1), four(4), many(48);
+  const auto ref = run<C>(tb, k, with_config(off, &one));
+  std::span<const Affine<C>> head(tb.data(), 300);
+  std::span<const Fr> khead(k.data(), 300);
+  EXPECT_EQ(run<C>(head, khead, with_config(on, &four)), naive<C>(head, khead));
+  std::vector<MsmConfig> cfgs = {on,
+                                 {.window_bits = 2, .endo = MsmEndo::kOn},
+                                 {.window_bits = 5, .splits = 3, .endo = MsmEndo::kOn},
+                                 {.window_bits = 9, .splits = 8, .batch = 7, .endo = MsmEndo::kOn},
+                                 {.window_bits = 11, .jacobian_buckets = true, .endo = MsmEndo::kOn},
+                                 {.window_bits = 12, .splits = 3, .chunk = 1, .endo = MsmEndo::kOn},
+                                 {.window_bits = 13, .chunk = 700, .endo = MsmEndo::kOn},
+                                 {.window_bits = 16, .splits = 4, .endo = MsmEndo::kOn},
+                                 {.window_bits = 7, .splits = 2, .endo = MsmEndo::kOn}};
+  if (kG1) cfgs.push_back({.window_bits = 17, .splits = 5, .endo = MsmEndo::kOn});  // 32-bit digits
+  for (ThreadPool* pool : {&one, &four, &many}) {
+    for (const auto& cfg : cfgs) {
+      if (cfg.window_bits == 2 && pool != &four) continue;  // slow; once is enough
+      EXPECT_EQ(run<C>(tb, k, with_config(cfg, pool)), ref)
+          << "threads=" << pool->size() << " c=" << cfg.window_bits << " splits=" << cfg.splits;
+    }
+  }
+
+  // 0/1-heavy scalars under a density bitmap.
+  std::vector<uint64_t> density((n + 63) / 64);
+  for (auto& w : density) w = rng() | rng();  // ~75% density
+  size_t m = 0;
+  for (size_t i = 0; i < n; ++i) m += (density[i / 64] >> (i % 64)) & 1;
+  std::vector<Fr> kd(n);
+  for (auto& x : kd) {
+    const uint64_t u = rng() % 10;
+    x = u < 3 ? Fr::zero() : (u < 6 ? Fr::one() : (u < 7 ? edge[rng() % edge.size()] : Fr::random(rng)));
+  }
+  std::span<const Affine<C>> bd(tb.data(), m);
+  Jacobian<C> expect;
+  for (size_t i = 0, j = 0; i < n; ++i) {
+    if (!((density[i / 64] >> (i % 64)) & 1)) continue;
+    expect += Jacobian<C>(bd[j++]).mul(kd[i]);
+  }
+  for (const MsmConfig* cfg : {&on, &off}) {
+    MsmOptions o = with_config(*cfg, &four);
+    o.density = &density;
+    EXPECT_EQ(run<C>(bd, kd, o), expect);
+  }
+  // Canonical scalars (reduced mod r first) take the same path.
+  std::vector<ff::Limbs<4>> kc(n);
+  for (size_t i = 0; i < n; ++i) kc[i] = k[i].to_canonical();
+  kc[1] = Fr::MOD;  // == 0
+  k[1] = Fr::zero();
+  kc[2] = {~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}};
+  k[2] = Fr::from_canonical({~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0} >> 2}) * Fr::from_u64(4) +
+         Fr::from_u64(3);
+  EXPECT_EQ(msm_canonical(std::span<const Affine<C>>(tb), kc, with_config(on, &four)),
+            run<C>(tb, k, with_config(off, &four)));
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "ec/fq_ifma.hpp"
 #include "ec/msm_pippenger.hpp"
@@ -9,22 +10,31 @@
 
 namespace cuzk::ec {
 
-unsigned msm_num_windows(unsigned c) {
-  // Enough windows that the top digit of any k < r (plus the carry from below) stays below
-  // 2^(c-1), so the balanced recoding never carries out of the last window.
-  static const ff::Limbs<4> r_minus_1 = [] {
-    ff::Limbs<4> t = Fr::MOD, one{1, 0, 0, 0};
-    ff::sub_limbs(t, t, one);
-    return t;
-  }();
-  unsigned w = (255 + c - 1) / c;
+unsigned msm_num_windows(unsigned c, bool endo) {
+  // Enough windows that the top digit of any k < r, or of any split half (<= kGlvMaxMagnitude),
+  // plus the carry from below stays below 2^(c-1), so the balanced recoding never carries out of
+  // the last window. Starting from ceil(bits / c) keeps the top bits within one window.
+  static const ff::Limbs<4> r_minus_1 = msm_detail::r_minus_1();
+  const ff::Limbs<4>& max = endo ? msm_detail::kGlvMaxMagnitude : r_minus_1;
+  const unsigned bits = endo ? 127 : 255;
+  unsigned w = (bits + c - 1) / c;
   for (;; ++w) {
-    const uint64_t top = msm_detail::extract_bits(r_minus_1, (w - 1) * c, c);
+    const uint64_t top = msm_detail::extract_bits(max, (w - 1) * c, c);
     if ((w - 1) * c >= 256 || top + 1 < (uint64_t{1} << (c - 1))) return w;
   }
 }
 
-MsmConfig msm_default_config(size_t n, unsigned threads, bool g2) {
+bool msm_endo_default() {
+  static const bool on = [] {
+    const char* v = std::getenv("CUZK_MSM_GLV");
+    return !(v && v[0] == '0' && v[1] == 0);
+  }();
+  return on;
+}
+
+namespace {
+
+MsmConfig choose_config(size_t n, unsigned threads, bool g2, bool endo) {
   // Cost model in units of one batched affine bucket addition (measured on Zen 4 and on the 16-core
   // Xeon device machine):
   //  - a job (window, 1/S of its buckets) adds ~n/S points and reduces nb/S buckets, a reduction
@@ -35,6 +45,7 @@ MsmConfig msm_default_config(size_t n, unsigned threads, bool g2) {
   //    work over the threads, plus one more bucket array (~4 additions per bucket: allocation,
   //    reduction) for every thread beyond the number of jobs;
   //  - the batch inversion is amortized over the batch (min(512 or 1024, points per task / 8)).
+  // With the endomorphism split there are 2n points of 127 bits (msm_glv.hpp).
   threads = std::max(1u, threads);
   // With the AVX-512 IFMA kernels (ec/fq_ifma.hpp) a G1 addition is ~2.4x cheaper while the
   // inversion stays scalar: batches of up to 1024 measured 4-8% faster for G1 on Zen 4 (2^16, 2^20,
@@ -44,9 +55,9 @@ MsmConfig msm_default_config(size_t n, unsigned threads, bool g2) {
   const double max_batch = ifma_g1 ? 1024.0 : 512.0;
   MsmConfig best;
   double best_cost = 1e300;
-  const double dn = static_cast<double>(std::max<size_t>(n, 1));
+  const double dn = static_cast<double>(std::max<size_t>(n, 1)) * (endo ? 2 : 1);
   for (unsigned c = 2; c <= 20; ++c) {
-    const unsigned w = msm_num_windows(c);
+    const unsigned w = msm_num_windows(c, endo);
     const double nb = std::ldexp(1.0, static_cast<int>(c) - 1);
     for (unsigned s = 1; s <= 64; s *= 2) {
       if (nb / s < 8 && s > 1) break;
@@ -68,7 +79,23 @@ MsmConfig msm_default_config(size_t n, unsigned threads, bool g2) {
       }
     }
   }
+  best.endo = endo ? MsmEndo::kOn : MsmEndo::kOff;
   return best;
+}
+
+}  // namespace
+
+MsmConfig msm_default_config(size_t n, unsigned threads, bool g2, MsmEndo endo) {
+  // The endomorphism split halves the windows and so the bucket reductions, but costs a pass that
+  // writes phi(P_i) (an Fq multiplication and 100-200 bytes of memory traffic per point). Measured
+  // on Zen 4 (one thread, random scalars, CPU time): G1 2^12 / 2^14 / 2^16: -20% / -33% / -6%,
+  // 2^17 to 2^20: -4% to +5% (noise level); G2 2^12 / 2^14 / 2^16 / 2^18: -46% / -18% / -6% / -2%,
+  // 2^19 / 2^20: -2% / 0%. So automatic mode splits up to 2^16 (G1) and 2^18 (G2) non-trivial
+  // scalars, where it clearly pays.
+  constexpr size_t kAutoMaxG1 = size_t{1} << 16, kAutoMaxG2 = size_t{1} << 18;
+  bool on = endo == MsmEndo::kOn;
+  if (endo == MsmEndo::kAuto) on = msm_endo_default() && n <= (g2 ? kAutoMaxG2 : kAutoMaxG1);
+  return choose_config(n, threads, g2, on);
 }
 
 G1 msm(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOptions& o) {

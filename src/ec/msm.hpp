@@ -11,7 +11,9 @@
 // scalars equal to 0 are skipped, scalars equal to 1 bypass Pippenger and are summed directly
 // (batched affine sums). On CPUs with AVX-512 IFMA the batched additions run 8 at a time in vector
 // registers (ec/fq_ifma.hpp; bit-identical results; CUZK_MSM_SIMD=0 in the environment or
-// fq_ifma::set_enabled(false) forces the scalar code).
+// fq_ifma::set_enabled(false) forces the scalar code). Up to a few hundred thousand scalars the
+// endomorphism split (msm_glv.hpp: k = k1 + k2 z^2, 127-bit halves over P_i and phi(P_i)) halves
+// the windows; CUZK_MSM_GLV=0 in the environment or MsmConfig::endo turns it off.
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -22,13 +24,22 @@
 
 namespace cuzk::ec {
 
+// Endomorphism split of the scalars (msm_glv.hpp): k = k1 + k2 z^2 with 127-bit halves, run over
+// the points P_i and phi(P_i) (phi(P) = [z^2]P). Same results, fewer windows.
+enum class MsmEndo : uint8_t {
+  kAuto,  // msm_default_config decides by size (never when CUZK_MSM_GLV=0 is in the environment)
+  kOff,
+  kOn,  // also for large MSMs (the bases must be fewer than 2^31; else it stays off)
+};
+
 // Tuning knobs (0 = automatic). Exposed for benchmarks and tuning; callers normally leave them.
 struct MsmConfig {
   unsigned window_bits = 0;       // c: window width in bits (2..24)
   unsigned splits = 0;            // bucket ranges per window: jobs = windows * splits
   unsigned batch = 0;             // batch-affine batch size; ignored for Jacobian buckets
   bool jacobian_buckets = false;  // true: Jacobian buckets with mixed additions (the slower baseline)
-  size_t chunk = 0;               // max non-trivial scalars recoded per pass (memory bound); 0 = 2^22
+  size_t chunk = 0;               // max non-trivial scalars recoded per pass (memory bound); 0 = auto
+  MsmEndo endo = MsmEndo::kAuto;  // endomorphism split
 };
 
 struct MsmOptions {
@@ -49,10 +60,14 @@ G2 msm(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOp
 G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});
 G2 msm_canonical(std::span<const G2Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});
 
-// The configuration msm() picks for `n` scalars that are neither 0 nor 1, on `threads` threads.
-MsmConfig msm_default_config(size_t n, unsigned threads, bool g2);
-// Number of signed-digit windows of width c needed for scalars < r.
-unsigned msm_num_windows(unsigned window_bits);
+// The configuration msm() picks for `n` scalars that are neither 0 nor 1, on `threads` threads
+// (endo: kOn or kOff). `endo` other than kAuto fixes the choice (window sizes differ).
+MsmConfig msm_default_config(size_t n, unsigned threads, bool g2, MsmEndo endo = MsmEndo::kAuto);
+// Number of signed-digit windows of width c needed for scalars < r, or with `endo` for the split
+// halves (magnitudes <= z^2/2 + 1, about 2^126.4).
+unsigned msm_num_windows(unsigned window_bits, bool endo = false);
+// The process-wide default for MsmEndo::kAuto: on unless CUZK_MSM_GLV=0 was in the environment.
+bool msm_endo_default();
 
 // Cheap, reproducible bases for tests and benchmarks: P_i = (a + i*b) * G with (a, b) =
 // test_bases_dlog(seed), built by repeated additions and a parallel batch conversion to affine.

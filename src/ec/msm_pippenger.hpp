@@ -11,15 +11,19 @@
 //     signed c-bit digits (window-major arrays), then let all threads share the jobs (window,
 //     bucket range): a job's points are claimed in chunks by whoever works on it, each worker
 //     adding into a bucket array of its own (see run_pippenger). Arrays persist across
-//     super-chunks, so each is reduced once.
+//     super-chunks, so each is reduced once. With the endomorphism split (msm_glv.hpp) every big
+//     scalar becomes two 127-bit halves, for P_i and for phi(P_i) (computed in the recoding pass
+//     into a per-super-chunk array, so chunks default to ~128 MiB of those images).
 //  5. Reduce the arrays by running sums, in bucket slices spread over the threads, to
 //     sum_m m * bucket[m] per window; combine the windows by Horner's rule (c doublings each).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #ifdef CUZK_MSM_TRACE
 #include <sched.h>
 
@@ -31,11 +35,13 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "ec/msm.hpp"
 #include "ec/msm_buckets.hpp"
+#include "ec/msm_glv.hpp"
 
 namespace cuzk::ec::msm_detail {
 
@@ -123,8 +129,10 @@ Jacobian<C> sum_indexed(std::span<const Affine<C>> bases, std::span<const uint32
   return acc;
 }
 
-template <class C, class Buckets, class D>
-void accumulate(Buckets& bk, const Affine<C>* bases, const uint32_t* idx, const D* dg, size_t cnt, uint32_t lo) {
+// at(i) gives the base of point i and whether it enters negated (the sign of an endomorphism-split
+// half).
+template <class C, class Buckets, class D, class At>
+void accumulate(Buckets& bk, const At& at, const D* dg, size_t cnt, uint32_t lo) {
   // Prefetches the base and the bucket of the next kAhead points that fall in this task's range
   // (a second cursor scans ahead), so that the loads overlap however sparse the range is.
   constexpr unsigned kAhead = 10;
@@ -139,9 +147,8 @@ void accumulate(Buckets& bk, const Affine<C>* bases, const uint32_t* idx, const 
     while (queued < kAhead && ahead < cnt) {
       const uint32_t s2 = slot(dg[ahead]);
       if (s2 < nb) {
-        const char* bp = reinterpret_cast<const char*>(&bases[idx[ahead]]);
-        __builtin_prefetch(bp);
-        __builtin_prefetch(bp + sizeof(Affine<C>) - 1);
+        const char* bp = reinterpret_cast<const char*>(at(ahead).first);
+        prefetch_lines(bp, sizeof(Affine<C>));
         bk.prefetch(s2);
         ++queued;
       }
@@ -151,9 +158,9 @@ void accumulate(Buckets& bk, const Affine<C>* bases, const uint32_t* idx, const 
     const uint32_t s = slot(d);
     if (s >= nb) continue;
     --queued;
-    const Affine<C>* p = &bases[idx[i]];
+    const auto [p, flip] = at(i);
     if (p->infinity) continue;
-    bk.add(s, p, d < 0);
+    bk.add(s, p, (d < 0) != flip);
   }
 }
 
@@ -161,8 +168,9 @@ struct Plan {
   unsigned c, windows, splits, batch;
   bool jacobian;
   size_t chunk;
-  size_t points;     // non-trivial scalars in all
+  size_t points;     // points in all: the non-trivial scalars, twice that with the endomorphism
   uint32_t top_mag;  // largest digit magnitude the top window can hold (digits there are >= 0)
+  bool glv = false;  // endomorphism split (msm_glv.hpp): points P_i, then phi(P_i)
   uint32_t range_lo(unsigned s) const {
     const uint64_t nb = uint64_t{1} << (c - 1);
     return static_cast<uint32_t>(nb * s / splits);
@@ -183,12 +191,38 @@ struct Plan {
   }
 };
 
-// Largest magnitude of a top-window digit for scalars < r.
-inline uint32_t top_magnitude(unsigned c, unsigned windows) {
+// Largest magnitude of a top-window digit for scalars (or split halves) up to `max`: the top bits
+// plus the carry from below.
+inline uint32_t top_magnitude(unsigned c, unsigned windows, const ScalarLimbs& max) {
+  return static_cast<uint32_t>(extract_bits(max, (windows - 1) * c, c) + 1);
+}
+
+inline ScalarLimbs r_minus_1() {
   ScalarLimbs r1 = Fr::MOD;
   r1[0] -= 1;  // r is odd
-  return static_cast<uint32_t>(extract_bits(r1, (windows - 1) * c, c) + 1);
+  return r1;
 }
+
+// With the endomorphism split, idx[] holds this flag for points whose half k1 is negative (the
+// bases are fewer than 2^31 then); the images phi(P_i) are stored already negated where k2 is.
+inline constexpr uint32_t kGlvNeg = uint32_t{1} << 31;
+
+// Storage for n objects of an implicit-lifetime type, left uninitialized: the passes below fill it
+// in parallel, where a value-initialized array would first be written serially.
+template <class T>
+class RawArray {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  void reset(size_t n) {
+    mem_.reset();
+    mem_.reset(new std::byte[n * sizeof(T)]);
+  }
+  T* get() const { return reinterpret_cast<T*>(mem_.get()); }
+
+ private:
+  std::unique_ptr<std::byte[]> mem_;
+};
 
 // One job per (window, bucket range). Threads share the jobs dynamically: a job's points are
 // claimed in chunks of kClaim from an atomic cursor, each participating thread adds its chunks into
@@ -212,8 +246,11 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
                           std::span<const uint32_t> big_off, std::span<const uint32_t> base_off, const Plan& plan,
                           ThreadPool& pool, size_t block) {
   using J = Jacobian<C>;
+  using A = Affine<C>;
   constexpr size_t kClaim = 2048;
   const size_t nblk = big_off.size() - 1;
+  const size_t per_scalar = plan.glv ? 2 : 1;  // points per non-trivial scalar
+  const GlvEndo* endo = plan.glv ? &glv_endo<C>() : nullptr;
   const size_t n = scalars.size();
   const unsigned W = plan.windows, NS = plan.splits;
   const size_t njobs = size_t{W} * NS;
@@ -227,6 +264,7 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
   // MB would stall all threads).
   std::unique_ptr<uint32_t[]> idx;
   std::unique_ptr<D[]> digits;
+  RawArray<A> img;  // phi(P_i) (+-), with the endomorphism split
   size_t cap = 0;
 
   size_t blk0 = 0;
@@ -235,11 +273,15 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
     while (blk1 < nblk && big_off[blk1 + 1] - big_off[blk0] <= plan.chunk) ++blk1;
     const size_t base_pos = big_off[blk0];
     const size_t cnt = big_off[blk1] - base_pos;
+    // Points of this pass: entry e < cnt is bases[idx[e]], entry cnt + e is img[e]; window j's
+    // digits are digits[j * total + entry].
+    const size_t total = cnt * per_scalar;
     if (cnt > cap) {
       idx.reset();
       digits.reset();
       idx.reset(new uint32_t[cnt]);
-      digits.reset(new D[cnt * W]);
+      digits.reset(new D[total * W]);
+      if (plan.glv) img.reset(cnt);
       cap = cnt;
     }
     pool.parallel_chunks(blk1 - blk0, 1, [&](size_t b0, size_t b1) {
@@ -250,8 +292,16 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
         for (size_t i = blk * block; i < e; ++i) {
           if (dens && !((dens[i / 64] >> (i % 64)) & 1)) continue;
           if (Traits::kind(scalars[i]) == 2) {
-            idx[pos] = base;
-            recode(Traits::canonical(scalars[i]), plan.c, W, &digits[pos], cnt);
+            if (!plan.glv) {
+              idx[pos] = base;
+              recode(Traits::canonical(scalars[i]), plan.c, W, &digits[pos], total);
+            } else {
+              const GlvScalar g = glv_split(Traits::canonical(scalars[i]));
+              idx[pos] = base | (g.neg1 ? kGlvNeg : 0);
+              ::new (img.get() + pos) A(glv_image(bases[base], *endo, g.neg2));
+              recode(g.m1, plan.c, W, &digits[pos], total);
+              recode(g.m2, plan.c, W, &digits[cnt + pos], total);
+            }
             ++pos;
           }
           ++base;
@@ -259,7 +309,7 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
       }
     });
     for (auto& job : jobs) {
-      job.next.store(job.hi > job.lo ? 0 : cnt, std::memory_order_relaxed);
+      job.next.store(job.hi > job.lo ? 0 : total, std::memory_order_relaxed);
       job.participants.store(0, std::memory_order_relaxed);
     }
 #ifdef CUZK_MSM_TRACE
@@ -277,15 +327,15 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
       for (;;) {
         const size_t f = fresh.fetch_add(1);
         if (f >= njobs) break;
-        if (jobs[f].next.load() < cnt) return f;
+        if (jobs[f].next.load() < total) return f;
       }
       size_t best = njobs;
       double best_time = 0;
       for (size_t t = 0; t < njobs; ++t) {
         const size_t nx = jobs[t].next.load(std::memory_order_relaxed);
-        if (nx >= cnt) continue;
+        if (nx >= total) continue;
         const double parts = std::max(1u, jobs[t].participants.load(std::memory_order_relaxed));
-        const double time = static_cast<double>(cnt - nx) / parts;
+        const double time = static_cast<double>(total - nx) / parts;
         if (time > best_time) {
           best_time = time;
           best = t;
@@ -316,12 +366,34 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
             bk = job.arrays.back().get();
           }
         }
-        const D* dg = &digits[size_t{t % W} * cnt];
+        const D* dg = &digits[size_t{t % W} * total];
+        const A* bp = bases.data();
         for (;;) {
           const size_t p = job.next.fetch_add(kClaim);
-          if (p >= cnt) break;
-          const size_t e = std::min(cnt, p + kClaim);
-          accumulate<C>(*bk, bases.data(), idx.get() + p, dg + p, e - p, job.lo);
+          if (p >= total) break;
+          const size_t e = std::min(total, p + kClaim);
+          if (!plan.glv) {
+            const uint32_t* ix = idx.get() + p;
+            accumulate<C>(
+                *bk, [&](size_t i) { return std::pair<const A*, bool>(&bp[ix[i]], false); }, dg + p, e - p, job.lo);
+            continue;
+          }
+          if (p < cnt) {
+            const uint32_t* ix = idx.get() + p;
+            accumulate<C>(
+                *bk,
+                [&](size_t i) {
+                  const uint32_t v = ix[i];
+                  return std::pair<const A*, bool>(&bp[v & ~kGlvNeg], (v & kGlvNeg) != 0);
+                },
+                dg + p, std::min(e, cnt) - p, job.lo);
+          }
+          if (e > cnt) {
+            const size_t q = std::max(p, cnt);
+            const A* im = img.get() + (q - cnt);
+            accumulate<C>(
+                *bk, [&](size_t i) { return std::pair<const A*, bool>(&im[i], false); }, dg + q, e - q, job.lo);
+          }
         }
         {
           std::lock_guard lk(job.mu);
@@ -354,10 +426,18 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
       std::fprintf(
           stderr,
           "msm trace: %zu points, %zu jobs, %zu arrays, %d joins: accumulate wall %.1f ms, first worker done %.1f ms\n",
-          cnt, njobs, arrays, joins, wall, mn);
+          total, njobs, arrays, joins, wall, mn);
     }
 #endif
     blk0 = blk1;
+    if (plan.glv && blk0 < nblk) {
+      // The buckets' pending additions point into img[], which the next pass overwrites.
+      std::vector<Buckets*> open;
+      for (auto& job : jobs) {
+        for (auto& a : job.arrays) open.push_back(a.get());
+      }
+      pool.parallel_for(open.size(), [&](size_t i) { open[i]->settle(); });
+    }
   }
 
   // Complete and reduce every bucket array, in slices of buckets so that all threads stay busy,
@@ -470,7 +550,9 @@ Jacobian<C> msm_run(std::span<const Affine<C>> bases, std::span<const S> scalars
   ones = {};
 
   if (nbig > 0) {
-    MsmConfig cfg = msm_default_config(nbig, pool.size(), !std::is_same_v<C, G1Config>);
+    MsmEndo endo = opt.config ? opt.config->endo : MsmEndo::kAuto;
+    if (bases.size() >= kGlvNeg) endo = MsmEndo::kOff;  // idx[] needs its top bit for the sign
+    MsmConfig cfg = msm_default_config(nbig, pool.size(), !std::is_same_v<C, G1Config>, endo);
     if (opt.config) {
       const MsmConfig& o = *opt.config;
       if (o.window_bits) {
@@ -483,16 +565,20 @@ Jacobian<C> msm_run(std::span<const Affine<C>> bases, std::span<const S> scalars
       cfg.jacobian_buckets = o.jacobian_buckets;
       cfg.chunk = o.chunk;
     }
+    const bool glv = cfg.endo == MsmEndo::kOn;
     Plan plan{cfg.window_bits,
-              msm_num_windows(cfg.window_bits),
+              msm_num_windows(cfg.window_bits, glv),
               1,
               cfg.batch ? cfg.batch : 512,
               cfg.jacobian_buckets,
               size_t{1} << 22,
-              nbig,
-              0};
-    plan.top_mag = top_magnitude(plan.c, plan.windows);
+              nbig * (glv ? 2 : 1),
+              0,
+              glv};
+    plan.top_mag = top_magnitude(plan.c, plan.windows, glv ? kGlvMaxMagnitude : r_minus_1());
     plan.splits = std::clamp<unsigned>(cfg.splits, 1, 1u << (plan.c - 1));
+    // The split stores phi(P_i) for every scalar of a pass: at most ~128 MiB of them by default.
+    if (glv) plan.chunk = std::max<size_t>(size_t{1} << 16, (size_t{128} << 20) / sizeof(Affine<C>));
     if (cfg.chunk) plan.chunk = cfg.chunk;
     const auto bo = std::span<const uint32_t>(big_off), so = std::span<const uint32_t>(base_off);
     J p;
