@@ -71,6 +71,7 @@ struct Job {
   double synth_ms = 0, prove_ms = 0, finalize_ms = 0;
   uint64_t srs_load_ms = 0;
   std::shared_ptr<const CircuitRuntime> runtime;
+  Reservation payload_memory;  // the request's witnesses while the job holds them
 
   int prio() const { return static_cast<int>(priority); }
   WorkKey key(uint32_t partition) const { return WorkKey{prio(), seq, partition}; }
@@ -347,6 +348,19 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
     }
   }
   job->partitions = static_cast<uint32_t>(job->payloads.size());
+  // Queued witnesses count against the memory budget too, so that a flood of large requests is
+  // refused (the client retries) rather than exhausting memory before any of them runs.
+  uint64_t payload_bytes = 0;
+  for (const PartitionPayload& p : job->payloads) payload_bytes += p.z.size() * sizeof(ec::Fr);
+  if (payload_bytes >= (1u << 20)) {
+    auto held = budget_.try_acquire(payload_bytes);
+    if (!held.ok()) {
+      return O::failure(ErrorCode::ResourceExhausted,
+                        "the request's witnesses do not fit in the memory budget now (" + held.error() +
+                            "); retry later");
+    }
+    job->payload_memory = std::move(held).value();
+  }
   job->proofs.resize(job->partitions);
   job->publics.resize(job->partitions);
 
@@ -432,6 +446,7 @@ void Engine::finish_job_locked(Job& job, JobStatus status, const std::string& me
   job.finished = Clock::now();
   job.runtime.reset();  // let the keys and the PCE go (eviction may need them)
   job.payloads.clear();
+  job.payload_memory.release_all();
   --unfinished_;
   const char* kind = kind_name(job.kind);
   switch (status) {
