@@ -40,6 +40,7 @@ struct ProofRecord {
   std::string error;
   double submit_s = 0, done_s = 0, latency_ms = 0;
   uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, prove_ms = 0, finalize_ms = 0, total_ms = 0;
+  uint64_t compute_us = 0, total_us = 0;  // server: arithmetic of all partitions; submission to result
   double verify_ms = 0;
 };
 
@@ -262,6 +263,8 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
         r.prove_ms = a.gpu_compute_ms();
         r.finalize_ms = a.finalize_ms();
         r.total_ms = a.total_ms();
+        r.compute_us = a.compute_us();
+        r.total_us = a.total_us();
         if (!r.completed) {
           r.error = std::string(status_name(a.status())) + (a.error_message().empty() ? "" : ": " + a.error_message());
         } else if (o.no_verify) {
@@ -359,6 +362,9 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlo
 
   // ---- statistics ----
   std::vector<double> latency, queue, srs, synth, prove, finalize, total;
+  // Per request: client latency - the daemon's arithmetic (gRPC + scheduling + queueing), and the
+  // daemon's part of it (its total - its arithmetic).
+  std::vector<double> overhead, daemon_overhead;
   uint64_t ok = 0, completed = 0, verified = 0;
   double first_completion = -1, last_submission = -1;
   nlohmann::json failures = nlohmann::json::array();
@@ -384,6 +390,10 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlo
     prove.push_back(static_cast<double>(r.prove_ms));
     finalize.push_back(static_cast<double>(r.finalize_ms));
     total.push_back(static_cast<double>(r.total_ms));
+    if (r.total_us != 0) {
+      overhead.push_back(r.latency_ms - static_cast<double>(r.compute_us) / 1000);
+      daemon_overhead.push_back(static_cast<double>(r.total_us - std::min(r.total_us, r.compute_us)) / 1000);
+    }
   }
   const uint64_t failed = o.count - ok;  // not attempted (interrupted) counts as failed
   const double wall = res.wall_s;
@@ -426,6 +436,9 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlo
   json["latency_p90_ms"] = json_number(percentile(latency, 90), 1);
   json["latency_max_ms"] = json_number(max_of(latency), 1);
   json["latency_mean_ms"] = json_number(mean(latency), 1);
+  // Meaningful as "overhead per request" when requests do not queue (-j 1).
+  json["overhead_ms_p50"] = json_number(percentile(overhead, 50), 3);
+  json["daemon_overhead_ms_p50"] = json_number(percentile(daemon_overhead, 50), 3);
   json["stage_means_ms"] = {{"queue_wait", json_number(mean(queue), 1)},  {"srs_load", json_number(mean(srs), 1)},
                             {"synthesis", json_number(mean(synth), 1)},   {"prove", json_number(mean(prove), 1)},
                             {"finalize", json_number(mean(finalize), 1)}, {"total", json_number(mean(total), 1)}};
@@ -461,6 +474,8 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlo
                                 " % steady (" + std::to_string(provers) + " prover worker" + (provers == 1 ? "" : "s") +
                                 ", " + std::to_string(samples.size()) + " samples)");
     }
+    kv.add("overhead", "p50 " + fmt_opt(percentile(overhead, 50), 3) + " ms per request (latency - arithmetic), " +
+                           fmt_opt(percentile(daemon_overhead, 50), 3) + " ms of it in the daemon");
     kv.add("max queued", std::to_string(max_queued));
     kv.add("daemon RSS", fmt_bytes(rss) + " (peak " + fmt_bytes(peak_rss) + ")");
     std::cout << kv.render();

@@ -355,9 +355,8 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
   if (payload_bytes >= (1u << 20)) {
     auto held = budget_.try_acquire(payload_bytes);
     if (!held.ok()) {
-      return O::failure(ErrorCode::ResourceExhausted,
-                        "the request's witnesses do not fit in the memory budget now (" + held.error() +
-                            "); retry later");
+      return O::failure(ErrorCode::ResourceExhausted, "the request's witnesses do not fit in the memory budget now (" +
+                                                          held.error() + "); retry later");
     }
     job->payload_memory = std::move(held).value();
   }
@@ -416,6 +415,8 @@ JobResult Engine::result_of_locked(const Job& job) const {
   r.timings.synthesis_ms = static_cast<uint64_t>(job.synth_ms);
   r.timings.prove_ms = static_cast<uint64_t>(job.prove_ms + job.finalize_ms);
   r.timings.finalize_ms = static_cast<uint64_t>(job.finalize_ms);
+  r.timings.compute_us = static_cast<uint64_t>((job.synth_ms + job.prove_ms + job.finalize_ms) * 1000);
+  r.timings.total_us = static_cast<uint64_t>(ms_since(job.submitted, end) * 1000);
   return r;
 }
 

@@ -73,6 +73,8 @@ struct JobTimings {
   uint64_t prove_ms = 0;      // device stage + finalize, summed over partitions
   uint64_t finalize_ms = 0;
   uint64_t total_ms = 0;
+  uint64_t compute_us = 0;  // synthesis + prove + finalize, summed over partitions
+  uint64_t total_us = 0;
 };
 
 struct JobResult {

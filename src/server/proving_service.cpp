@@ -273,6 +273,8 @@ void fill_await_response(engine::JobResult result, v1::AwaitProofResponse* respo
   response->set_gpu_compute_ms(t.prove_ms);
   response->set_total_ms(t.total_ms);
   response->set_finalize_ms(t.finalize_ms);
+  response->set_compute_us(t.compute_us);
+  response->set_total_us(t.total_us);
   response->set_partitions(result.partitions);
   for (auto& inputs : result.public_inputs) response->add_public_inputs(std::move(inputs));
 }
@@ -334,8 +336,8 @@ grpc::Status ProvingService::submit(v1::SubmitProofRequest& request, engine::Sub
   if (options_.max_request_bytes != 0) {
     const uint64_t size = request.ByteSizeLong();
     if (size > options_.max_request_bytes) {
-      return invalid("the request is " + std::to_string(size) + " bytes, more than daemon.max_message_bytes = " +
-                     std::to_string(options_.max_request_bytes) +
+      return invalid("the request is " + std::to_string(size) +
+                     " bytes, more than daemon.max_message_bytes = " + std::to_string(options_.max_request_bytes) +
                      "; split the work into several requests or raise the limit in the daemon's config");
     }
   }
