@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; } | tee "$OUT/daemon-machine.txt"
 data=$(mktemp -d)
-bench() { "$B/cuzk-bench" --spawn-daemon "$B/cuzk-daemon" --data-dir "$data" "$@"; }
+bench() { "$B/apps/cuzk-bench/cuzk-bench" --spawn-daemon "$B/apps/cuzk-daemon/cuzk-daemon" --data-dir "$data" "$@"; }
 summary() {
   python3 - "$1" <<'EOF'
 import json, sys
