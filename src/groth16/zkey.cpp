@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <mutex>
 #include <type_traits>
 
 #include "ec/encoding.hpp"
 #include "r1cs/binfile.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
 
@@ -124,15 +126,29 @@ template <class P>
 Result<std::vector<P>> decode_points(const circom::BinFile& bf, const circom::BinSection& sec, uint64_t count,
                                      const std::string& where, bool subgroup) {
   constexpr uint64_t len = std::is_same_v<P, G1Affine> ? kG1 : kG2;
-  std::vector<P> out;
-  out.reserve(count);
+  std::vector<P> out(count);
   const auto body = bf.body(sec);
-  for (uint64_t i = 0; i < count; ++i) {
-    auto p = decode_point<P>(body.subspan(i * len, len), PointPos{&where, nullptr, i, count, sec.offset + i * len},
-                             subgroup);
-    if (!p) return make_error(p.error());
-    out.push_back(*p);
-  }
+  // Decoding (Montgomery conversion, on-curve checks) is per point: spread it over the pool. The
+  // error reported is the lowest-indexed bad point, whatever the thread timing.
+  std::mutex mu;
+  uint64_t bad_index = count;
+  std::string bad_message;
+  ThreadPool::global().parallel_chunks(count, 4096, [&](size_t lo, size_t hi) {
+    for (uint64_t i = lo; i < hi; ++i) {
+      auto p = decode_point<P>(body.subspan(i * len, len), PointPos{&where, nullptr, i, count, sec.offset + i * len},
+                               subgroup);
+      if (!p) {
+        std::lock_guard lock(mu);
+        if (i < bad_index) {
+          bad_index = i;
+          bad_message = p.error();
+        }
+        return;
+      }
+      out[i] = *p;
+    }
+  });
+  if (bad_index < count) return make_error(bad_message);
   return out;
 }
 
