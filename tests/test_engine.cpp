@@ -12,29 +12,16 @@
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/verifier.hpp"
+#include "test_helpers.hpp"
 
 namespace {
+
+using cuzk::test::TempDir;
 
 using namespace cuzk;
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("cuzk-engine-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string str() const { return path_.string(); }
-
- private:
-  fs::path path_;
-  static inline std::atomic<int> counter_{0};
-};
 
 Config test_config(const std::string& dir, unsigned synth_workers = 1) {
   Config c;

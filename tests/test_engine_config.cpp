@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/config.hpp"
+#include "test_helpers.hpp"
 
 namespace fs = std::filesystem;
 using cuzk::engine::Config;
@@ -19,6 +20,8 @@ using cuzk::engine::parse_duration;
 using cuzk::engine::parse_size;
 
 namespace {
+
+using cuzk::test::TempDir;
 
 // Sets or unsets an environment variable for one test and restores it afterwards.
 class EnvVar {
@@ -42,31 +45,6 @@ class EnvVar {
  private:
   const char* name_;
   std::optional<std::string> old_;
-};
-
-// A fresh directory under the system's temp directory, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() / ("cuzk_cfg_" + std::to_string(getpid()) + "_" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path p = path_ / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p;
-  }
-
- private:
-  fs::path path_;
 };
 
 // parse_config + finalize(); returns the error message, or "" on success.

@@ -33,9 +33,12 @@
 #include "server/grpc_server.hpp"
 #include "server/metrics_http.hpp"
 #include "server/proving_service.hpp"
+#include "test_helpers.hpp"
 #include "util/log.hpp"
 
 namespace {
+
+using cuzk::test::TempDir;
 
 namespace fs = std::filesystem;
 namespace v1 = cuzk::v1;
@@ -177,24 +180,6 @@ class FakeEngine final : public eng::EngineApi {
   int next_id_ = 0;
   int in_await_ = 0;
   int peak_in_await_ = 0;
-};
-
-// A private temporary directory, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "cuzk-grpc-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
 };
 
 constexpr uint64_t kMaxMessage = 1 << 20;

@@ -1,6 +1,9 @@
 #pragma once
-// Small helpers shared by test binaries: long-lived thread pools of a given size, and reading
-// JSON fixtures (decimal field elements, as snarkjs writes them).
+// Small helpers shared by test binaries: long-lived thread pools of a given size, reading JSON
+// fixtures (decimal field elements, as snarkjs writes them), and private temporary directories.
+#include <stdlib.h>
+
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -10,6 +13,34 @@
 #include "util/thread_pool.hpp"
 
 namespace cuzk::test {
+
+// A private directory under the system's temp directory (mkdtemp), removed with its contents.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-test-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+  // Writes `text` to path()/name (creating subdirectories) and returns the file's path.
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const std::filesystem::path p = path_ / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // A pool of N threads kept for the whole test binary (thread-count independence tests).
 template <unsigned N>

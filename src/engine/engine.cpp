@@ -304,7 +304,7 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
     // The expected length, when the circuit is loaded already (otherwise checked at synthesis).
     std::optional<uint64_t> want;
     {
-      CircuitRuntime rt{*def, srs_.peek(def->id), def->uses_zkey() ? nullptr : pce_.peek(def->id)};
+      CircuitRuntime rt{*def, srs_.peek(def->id), def->uses_zkey() ? nullptr : pce_.peek(def->id), nullptr};
       want = witness_length(rt);
     }
     for (size_t i = 0; i < req.witnesses.size(); ++i) {
@@ -534,6 +534,18 @@ void Engine::fail_job(const std::shared_ptr<Job>& job, const std::string& messag
 
 // ---- workers ----
 
+double Engine::busy_seconds_locked(const WorkerState& w, Clock::time_point now) const {
+  uint64_t ns = w.busy_ns;
+  if (w.busy)
+    ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w.busy_since).count());
+  return static_cast<double>(ns) / 1e9;
+}
+
+std::shared_ptr<const CircuitRuntime> Engine::runtime_of(const Job& job) const {
+  std::lock_guard lock(mu_);
+  return job.runtime;
+}
+
 void Engine::set_busy(WorkerState& w, bool busy, const std::string& job_id, uint32_t partition) {
   const auto now = Clock::now();
   std::lock_guard lock(mu_);
@@ -571,7 +583,7 @@ void Engine::loader_loop(WorkerState& w) {
       }
       pce = *p;
     }
-    auto rt = std::make_shared<const CircuitRuntime>(CircuitRuntime{job->def, *srs, pce});
+    auto rt = make_runtime(job->def, *srs, pce);
     std::vector<PartitionPayload> payloads;
     {
       std::lock_guard lock(mu_);
@@ -613,11 +625,7 @@ void Engine::synth_loop(WorkerState& w, unsigned index) {
     }
     std::shared_ptr<PartitionTask> task = std::move(*item);
     std::shared_ptr<Job> job = task->job;
-    std::shared_ptr<const CircuitRuntime> rt;
-    {
-      std::lock_guard lock(mu_);
-      rt = job->runtime;
-    }
+    std::shared_ptr<const CircuitRuntime> rt = runtime_of(*job);
     if (job->dead || !rt) {
       release_slot();
       continue;
@@ -625,7 +633,9 @@ void Engine::synth_loop(WorkerState& w, unsigned index) {
     // A built-in circuit whose PCE finished extracting after the job was admitted uses it now.
     if (!rt->pce && !rt->def.uses_zkey()) {
       if (PceHandle p = pce_.peek(rt->def.id)) {
-        rt = std::make_shared<const CircuitRuntime>(CircuitRuntime{rt->def, rt->srs, p});
+        rt = make_runtime(rt->def, rt->srs, p);
+        std::lock_guard lock(mu_);  // the job's later partitions reuse it
+        if (!job->done) job->runtime = rt;
       }
     }
     const uint64_t bytes = partition_bytes(*rt, rt->def.builtin.constraints);
@@ -690,11 +700,7 @@ void Engine::prover_loop(WorkerState& w) {
       release_slot();
     }
     std::shared_ptr<Job> job = task->job;
-    std::shared_ptr<const CircuitRuntime> rt;
-    {
-      std::lock_guard lock(mu_);
-      rt = job->runtime;
-    }
+    std::shared_ptr<const CircuitRuntime> rt = runtime_of(*job);
     if (job->dead || !rt) continue;
     set_busy(w, true, job->id, task->index);
     const auto t0 = Clock::now();
@@ -727,11 +733,7 @@ void Engine::finalize_loop(WorkerState& w) {
   while (auto item = finalize_q_.pop()) {
     std::shared_ptr<ProvedTask> task = std::move(*item);
     std::shared_ptr<Job> job = task->job;
-    std::shared_ptr<const CircuitRuntime> rt;
-    {
-      std::lock_guard lock(mu_);
-      rt = job->runtime;
-    }
+    std::shared_ptr<const CircuitRuntime> rt = runtime_of(*job);
     if (job->dead || !rt) continue;
     set_busy(w, true, job->id, task->index);
     const auto t0 = Clock::now();
@@ -828,10 +830,7 @@ EngineStatus Engine::status() {
     info.state = w->busy ? "busy" : "idle";
     info.current_job_id = w->job_id;
     info.current_partition = w->partition;
-    uint64_t ns = w->busy_ns;
-    if (w->busy)
-      ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w->busy_since).count());
-    info.busy_seconds = static_cast<double>(ns) / 1e9;
+    info.busy_seconds = busy_seconds_locked(*w, now);
     s.workers.push_back(info);
     if (w->busy && !w->job_id.empty()) {
       auto it = jobs_.find(w->job_id);
@@ -883,11 +882,8 @@ void Engine::register_metrics() {
     metrics_.gauge("cuzk_running_jobs", "Jobs submitted and not finished").set(static_cast<double>(unfinished_));
     const auto now = Clock::now();
     for (const auto& w : workers_) {
-      uint64_t ns = w->busy_ns;
-      if (w->busy)
-        ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w->busy_since).count());
       metrics_.gauge("cuzk_worker_busy_seconds", "Busy time per worker since start", {{"worker", w->name}})
-          .set(static_cast<double>(ns) / 1e9);
+          .set(busy_seconds_locked(*w, now));
     }
   });
 }

@@ -33,6 +33,7 @@
 namespace cuzk::engine {
 
 struct Job;
+struct CircuitRuntime;
 struct PartitionTask;
 struct ProvedTask;
 class ThreadPoolSet;
@@ -85,6 +86,9 @@ class Engine final : public EngineApi {
   void gc_finished_locked();
   JobResult result_of_locked(const Job& job) const;
   void set_busy(WorkerState& w, bool busy, const std::string& job_id = "", uint32_t partition = 0);
+  // Busy time so far, the running stretch included (mu_ held).
+  double busy_seconds_locked(const WorkerState& w, std::chrono::steady_clock::time_point now) const;
+  std::shared_ptr<const CircuitRuntime> runtime_of(const Job& job) const;
   void register_metrics();
   bool release_slot();
   bool take_slot();

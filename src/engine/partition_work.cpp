@@ -30,6 +30,13 @@ void check_witness(const std::vector<Fr>& z, uint64_t want, const std::string& i
 
 }  // namespace
 
+std::shared_ptr<const CircuitRuntime> make_runtime(CircuitDef def, SrsHandle srs, PceHandle pce) {
+  std::shared_ptr<const groth16::CircuitShape> shape;
+  if (pce) shape = std::make_shared<const groth16::CircuitShape>(groth16::CircuitShape::of(*pce));
+  return std::make_shared<const CircuitRuntime>(
+      CircuitRuntime{std::move(def), std::move(srs), std::move(pce), std::move(shape)});
+}
+
 std::optional<uint64_t> witness_length(const CircuitRuntime& rt) {
   if (rt.def.uses_zkey()) {
     if (rt.srs && rt.srs->zkey) return rt.srs->zkey->n_vars;
@@ -103,7 +110,7 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
     out.a = std::move(in.a);
     out.b = std::move(in.b);
     out.c = std::move(in.c);
-    out.shape = std::make_shared<groth16::CircuitShape>(groth16::CircuitShape::of(p));
+    out.shape = rt.shape ? rt.shape : std::make_shared<const groth16::CircuitShape>(groth16::CircuitShape::of(p));
   }
   out.public_inputs = encode_public(std::span<const Fr>(out.inputs).subspan(1));
   return out;

@@ -26,7 +26,11 @@ struct CircuitRuntime {
   CircuitDef def;
   SrsHandle srs;
   PceHandle pce;  // null: full synthesis (built-ins before extraction) or a zkey circuit
+  std::shared_ptr<const groth16::CircuitShape> shape;  // the Pce's, computed once (null without one)
 };
+
+// A runtime whose shape is taken from the Pce once, rather than per partition.
+std::shared_ptr<const CircuitRuntime> make_runtime(CircuitDef def, SrsHandle srs, PceHandle pce);
 
 // A partition's input as the request gave it: a witness seed (built-ins) or a full witness z.
 struct PartitionPayload {

@@ -85,10 +85,40 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return len;
 }
 
+// One byte, escaped as JSON and our text values both do: quotes, backslash and \n \r \t by name,
+// other control bytes as <control_prefix> + two hex digits ("\u00" for JSON, "\x" for text).
+void append_escaped_byte(std::string& out, unsigned char c, const char* control_prefix) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        out += control_prefix;
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+  }
+}
+
 }  // namespace
 
 void append_json_escaped(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
@@ -102,31 +132,7 @@ void append_json_escaped(std::string& out, std::string_view s) {
       }
       continue;
     }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
+    append_escaped_byte(out, c, "\\u00");
     ++i;
   }
 }
@@ -148,36 +154,8 @@ std::string text_value(std::string_view s) {
     }
   }
   if (plain) return std::string(s);
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += ch;
-        }
-    }
-  }
+  for (const char ch : s) append_escaped_byte(out, static_cast<unsigned char>(ch), "\\x");
   out += '"';
   return out;
 }
