@@ -1,9 +1,9 @@
 # Compiler flags shared by every cuzk target, collected in the interface target cuzk_flags.
 add_library(cuzk_flags INTERFACE)
-target_compile_options(cuzk_flags INTERFACE -Wall -Wextra -Werror -Wno-unused-parameter)
+target_compile_options(cuzk_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror -Wno-unused-parameter>)
 # GCC's SLP vectoriser copies field elements through SSE registers right after the scalar stores of
 # the multiplication, which stalls on store forwarding (measured: Fq mul 43 ns instead of 36 ns).
-target_compile_options(cuzk_flags INTERFACE $<$<CXX_COMPILER_ID:GNU>:-fno-tree-slp-vectorize>)
+target_compile_options(cuzk_flags INTERFACE $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-fno-tree-slp-vectorize>)
 target_compile_features(cuzk_flags INTERFACE cxx_std_20)
 
 find_package(Threads REQUIRED)
@@ -26,7 +26,8 @@ else()
   set(CUZK_X86_ADX OFF)
 endif()
 if(CUZK_X86_ADX)
-  target_compile_options(cuzk_flags INTERFACE -mbmi2 -madx)
+  target_compile_options(cuzk_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-mbmi2 -madx>
+                                              $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-mbmi2,-madx>)
   target_compile_definitions(cuzk_flags INTERFACE CUZK_X86_ADX=1)
 endif()
 message(STATUS "cuzk: x86-64 ADX field arithmetic: ${CUZK_X86_ADX}")
@@ -36,3 +37,43 @@ if(CUZK_SANITIZE)
                                               -fno-omit-frame-pointer)
   target_link_options(cuzk_flags INTERFACE -fsanitize=address,undefined)
 endif()
+
+# The CUDA backend (src/gpu): built when nvcc is found (AUTO), required (ON) or left out (OFF).
+# Sanitizer builds leave it out: ASan does not cover device code and the CUDA runtime trips it.
+set(CUZK_CUDA AUTO CACHE STRING "Build the CUDA backend: AUTO, ON or OFF")
+set(CUZK_HAVE_CUDA OFF)
+if(CUZK_CUDA STREQUAL "AUTO" AND CUZK_SANITIZE)
+  set(CUZK_CUDA OFF)
+endif()
+if(NOT CUZK_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # Hopper machine code plus PTX for newer GPUs.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    # CMake 3.25 knows nvcc's dialect flags only up to C++17; nvcc >= 12 takes -std=c++20.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+      list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+      set(CMAKE_CUDA20_COMPILE_FEATURES cuda_std_20)
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(CUZK_HAVE_CUDA ON)
+    target_compile_options(cuzk_flags INTERFACE
+      $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wno-unused-parameter --Werror=all-warnings
+                                       --diag-suppress=1675,550>)  # nvcc front end on host headers: 1675 "#pragma GCC unroll", 550 asm outputs "never used"
+  elseif(CUZK_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "CUZK_CUDA=ON but no CUDA compiler (nvcc) was found; install the CUDA toolkit or "
+                        "set CMAKE_CUDA_COMPILER")
+  endif()
+endif()
+message(STATUS "cuzk: CUDA backend: ${CUZK_HAVE_CUDA}")

@@ -8,7 +8,7 @@ jobs=${CUZK_JOBS:-$(nproc)}
 t0=$(date +%s)
 
 echo "== Formatting (clang-format --dry-run)"
-git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
+git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-format --dry-run --Werror
 
 echo "== Release build and tests"
 bash scripts/build.sh build
