@@ -185,37 +185,38 @@ class LegacyCircuit {
     ++round_;
   }
 
-  // result_j = sum_i m[i][j] * elements_i (scalar_product over column j).
+  // result_j = sum_i m[i][j] * elements_i (scalar_product over column j). The buffers are members
+  // so that a hash allocates nothing per round on the witness path.
   void mix_dense(const FrMatrix& m) {
     const size_t t = c_.width;
-    std::vector<Elt> result(t);
-    std::vector<Fr> column(t);
+    next_.resize(t);
+    column_.resize(t);
     for (size_t j = 0; j < t; ++j) {
-      for (size_t i = 0; i < t; ++i) column[i] = m.at(i, j);
-      result[j] = scalar_product(column);
+      for (size_t i = 0; i < t; ++i) column_[i] = m.at(i, j);
+      next_[j] = scalar_product(column_);
     }
-    elements_ = std::move(result);
+    elements_.swap(next_);
   }
 
   // result_0 = w_hat · elements; result_j = elements_j + v_rest[j-1] * elements_0.
   void mix_sparse(const PoseidonSparseMatrix& s) {
     const size_t t = c_.width;
-    std::vector<Elt> result(t);
-    result[0] = scalar_product(s.w_hat);
+    next_.resize(t);
+    next_[0] = scalar_product(s.w_hat);
     for (size_t j = 1; j < t; ++j) {
       const Elt& e = elements_[j];
       if (e.allocated) throw std::logic_error("Poseidon circuit: sparse mix of an allocated element");
       const std::array<Fr, 2> coeffs = {Fr::one(), s.v_rest[j - 1]};
       const std::array<const Elt*, 2> elts = {&e, &elements_[0]};
-      result[j] = linear(elts, coeffs);
+      next_[j] = linear(elts, coeffs);
     }
-    elements_ = std::move(result);
+    elements_.swap(next_);
   }
 
   Elt scalar_product(std::span<const Fr> coeffs) {
-    std::vector<const Elt*> elts(elements_.size());
-    for (size_t i = 0; i < elements_.size(); ++i) elts[i] = &elements_[i];
-    return linear(elts, coeffs);
+    ptrs_.resize(elements_.size());
+    for (size_t i = 0; i < elements_.size(); ++i) ptrs_[i] = &elements_[i];
+    return linear(ptrs_, coeffs);
   }
 
   // sum_k coeffs[k] * elts[k] as a Num; the value is known only if every input value is.
@@ -224,19 +225,18 @@ class LegacyCircuit {
     out.value = Fr::zero();
     for (size_t k = 0; k < elts.size(); ++k) {
       if (out.value && elts[k]->value) {
-        *out.value += coeffs[k] * *elts[k]->value;
+        *out.value += coeffs[k].is_one() ? *elts[k]->value : coeffs[k] * *elts[k]->value;
       } else {
         out.value.reset();
       }
     }
     if constexpr (kLc) {
-      std::vector<MergedLc::Part> parts;
-      parts.reserve(elts.size());
+      parts_.clear();
       for (size_t k = 0; k < elts.size(); ++k) {
         const Elt& e = *elts[k];
-        parts.push_back(MergedLc::Part{coeffs[k], e.allocated ? nullptr : &e.lc, e.var});
+        parts_.push_back(MergedLc::Part{coeffs[k], e.allocated ? nullptr : &e.lc, e.var});
       }
-      out.lc = MergedLc::combine(parts);
+      out.lc = MergedLc::combine(parts_);
     }
     return out;
   }
@@ -358,6 +358,10 @@ class LegacyCircuit {
   std::vector<Elt> elements_;
   size_t offset_ = 0;
   size_t round_ = 0;
+  std::vector<Elt> next_;
+  std::vector<Fr> column_;
+  std::vector<const Elt*> ptrs_;
+  std::vector<MergedLc::Part> parts_;
 };
 
 }  // namespace poseidon_detail
