@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -392,6 +393,83 @@ TEST(Poseidon, CircuitInputErrors) {
   WitnessCS wcs;
   std::vector<std::optional<Fr>> missing = {Fr::one(), std::nullopt};
   EXPECT_THROW(hash_in(wcs, missing, poseidon_constants(2)), SynthesisError);
+}
+
+// Constraint shapes, term by term, against neptune's definitions (circuit.rs square_sum, mul_sum,
+// ensure_allocated; product_mds_with_matrix's column orientation; Elt LCs merged per variable).
+TEST(Poseidon, CircuitConstraintShapes) {
+  using cuzk::r1cs::LinearCombination;
+  using cuzk::r1cs::Term;
+  Xoshiro256 rng(6);
+  const size_t arity = 2, t = 3;
+  const PoseidonConstants& c = poseidon_constants(arity);
+  const auto values = random_values(rng, arity);
+  TestCS cs;
+  hash_in(cs, values, c);
+  const auto& k = cs.constraints();
+  auto find = [&](const std::string& path) -> const TestCS::Constraint& {
+    for (const auto& x : k) {
+      if (x.path == path) return x;
+    }
+    throw std::runtime_error("no constraint " + path);
+  };
+  auto terms = [](const LinearCombination& lc) {
+    std::vector<std::pair<std::string, Fr>> out;
+    for (const Term& x : lc.terms()) {
+      std::string name(1, x.var.is_input() ? 'i' : 'a');
+      name += std::to_string(x.var.index());
+      out.emplace_back(std::move(name), x.coeff);
+    }
+    return out;
+  };
+  using Terms = std::vector<std::pair<std::string, Fr>>;
+  const Fr one = Fr::one();
+  const std::vector<Fr>& crc = c.compressed_round_constants;
+  // Aux layout: data 0 = a0, data 1 = a1; first round s-box 1 = a2 (square_sum), a3 (l^4), a4
+  // (mul_sum); s-box 2 = a5, a6, a7.
+  const auto& sq = find("poseidon/first round/quintic s-box 1/(l+rk)^2/squared sum constraint");
+  EXPECT_EQ(&sq, &k[0]);
+  EXPECT_EQ(terms(sq.a), (Terms{{"a0", one}, {"i0", crc[1]}}));
+  EXPECT_EQ(terms(sq.b), (Terms{{"a0", one}, {"i0", crc[1]}}));
+  EXPECT_EQ(terms(sq.c), (Terms{{"a2", one}}));
+  const auto& l4 = find("poseidon/first round/quintic s-box 1/l^4/squaring constraint");
+  EXPECT_EQ(terms(l4.a), (Terms{{"a2", one}}));
+  EXPECT_EQ(terms(l4.c), (Terms{{"a3", one}}));
+  const auto& ms = find("poseidon/first round/quintic s-box 1/l4 * (l + rk)/mul sum constraint pre-post-add");
+  EXPECT_EQ(terms(ms.a), (Terms{{"a0", one}, {"i0", crc[1]}}));
+  EXPECT_EQ(terms(ms.b), (Terms{{"a3", one}}));
+  EXPECT_EQ(terms(ms.c), (Terms{{"a4", one}, {"i0", -crc[t + 1]}}));
+  // Round 1, element 0: (tag s-box constant, a4, a7) mixed by column 0 of M; the constant is the
+  // ONE term, first (inputs before aux).
+  const Fr tag = PoseidonHashType::merkle_tree().domain_tag(arity) + crc[0];
+  const Fr tag_sbox = tag.square().square() * tag + crc[t];
+  const auto& ea =
+      find("poseidon/initial full round 1/quintic s-box 0/S-box input/enforce num allocation preserves lc");
+  EXPECT_EQ(terms(ea.a), (Terms{{"i0", c.mds.at(0, 0) * tag_sbox}, {"a4", c.mds.at(1, 0)}, {"a7", c.mds.at(2, 0)}}));
+  EXPECT_EQ(terms(ea.b), (Terms{{"i0", one}}));
+  // The first partial round's S-box input is column 0 of the (non-symmetric) pre-sparse matrix
+  // applied to the last first-half round's outputs.
+  const auto& pa =
+      find("poseidon/partial round 0/solitary quintic s-box/S-box input/enforce num allocation preserves lc");
+  ASSERT_EQ(pa.a.size(), t);
+  ASSERT_NE(c.pre_sparse_matrix, transpose(c.pre_sparse_matrix));
+  for (size_t i = 0; i < t; ++i) {
+    EXPECT_EQ(pa.a.terms()[i].coeff, c.pre_sparse_matrix.at(i, 0));
+    EXPECT_EQ(cs.name_of(pa.a.terms()[i].var),
+              "poseidon/initial full round 3/quintic s-box " + std::to_string(i) + "/(l4 * l) + rk)/mul_sum/num");
+  }
+  // The terminal round's mul_sum has no key; the result is column 1 of M over its outputs.
+  const auto& tm = find("poseidon/terminal full round/quintic s-box 0/(l4 * l) + rk)/mul sum constraint");
+  EXPECT_EQ(tm.a.size(), 1u);
+  EXPECT_EQ(tm.c.size(), 1u);
+  const auto& hr = find("poseidon/hash result/enforce num allocation preserves lc");
+  EXPECT_EQ(&hr, &k.back());
+  ASSERT_EQ(hr.a.size(), t);
+  for (size_t i = 0; i < t; ++i) {
+    EXPECT_EQ(hr.a.terms()[i].coeff, c.mds.at(i, 1));
+    EXPECT_EQ(cs.name_of(hr.a.terms()[i].var),
+              "poseidon/terminal full round/quintic s-box " + std::to_string(i) + "/(l4 * l) + rk)/mul_sum/num");
+  }
 }
 
 // The four backends see the same circuit: RecordingCS (no values) records matrices that WitnessCS's
