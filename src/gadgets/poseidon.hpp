@@ -220,7 +220,9 @@ class LegacyCircuit {
   }
 
   // sum_k coeffs[k] * elts[k] as a Num; the value is known only if every input value is.
-  Elt linear(std::span<const Elt* const> elts, std::span<const Fr> coeffs) {
+  // (flatten: GCC otherwise leaves Fr's add/mul as calls in these large template functions,
+  // which costs ~7 % of the witness time.)
+  [[gnu::flatten]] Elt linear(std::span<const Elt* const> elts, std::span<const Fr> coeffs) {
     Elt out;
     out.value = Fr::zero();
     for (size_t k = 0; k < elts.size(); ++k) {
@@ -230,15 +232,18 @@ class LegacyCircuit {
         out.value.reset();
       }
     }
-    if constexpr (kLc) {
-      parts_.clear();
-      for (size_t k = 0; k < elts.size(); ++k) {
-        const Elt& e = *elts[k];
-        parts_.push_back(MergedLc::Part{coeffs[k], e.allocated ? nullptr : &e.lc, e.var});
-      }
-      out.lc = MergedLc::combine(parts_);
-    }
+    if constexpr (kLc) out.lc = linear_lc(elts, coeffs);
     return out;
+  }
+
+  // Kept out of line so that flattening linear() inlines the field arithmetic, not the sort.
+  [[gnu::noinline]] MergedLc linear_lc(std::span<const Elt* const> elts, std::span<const Fr> coeffs) {
+    parts_.clear();
+    for (size_t k = 0; k < elts.size(); ++k) {
+      const Elt& e = *elts[k];
+      parts_.push_back(MergedLc::Part{coeffs[k], e.allocated ? nullptr : &e.lc, e.var});
+    }
+    return MergedLc::combine(parts_);
   }
 
   // num_from_fr: the constant x as x·ONE.
@@ -314,7 +319,7 @@ class LegacyCircuit {
   }
 
   // quintic_s_box: l^5 + post (post omitted in the terminal round).
-  Elt quintic_s_box(const Elt& e, const std::optional<Fr>& post) {
+  [[gnu::flatten]] Elt quintic_s_box(const Elt& e, const std::optional<Fr>& post) {
     AllocatedNum l;
     {
       auto ns = cs_.namespace_([] { return "S-box input"; });
@@ -334,7 +339,7 @@ class LegacyCircuit {
   }
 
   // quintic_s_box_pre_add: (l + pre)^5 + post, for the inputs in the first round.
-  Elt quintic_s_box_pre_add(const Elt& e, const Fr& pre, const Fr& post) {
+  [[gnu::flatten]] Elt quintic_s_box_pre_add(const Elt& e, const Fr& pre, const Fr& post) {
     AllocatedNum l;
     {
       auto ns = cs_.namespace_([] { return "S-box input"; });
