@@ -18,6 +18,7 @@
 // inputs before aux) like bellpepper's LinearCombination, so each constraint row has bellpepper's
 // terms; backends that never read LCs (WitnessCS) skip building them.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
