@@ -1,0 +1,100 @@
+// Witness-generation speed of the Filecoin gadgets: ns per Poseidon permutation natively (neptune's
+// optimized form) and as neptune's legacy circuit under WitnessCS (the prover's witness path), and
+// the same comparison for one SHA-256 compression (512 allocated bits). The gap between a native
+// row and its WitnessCS row is what synthesis costs on top of the hash itself.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "gadgets/boolean.hpp"
+#include "gadgets/num.hpp"
+#include "gadgets/poseidon.hpp"
+#include "gadgets/poseidon_native.hpp"
+#include "gadgets/sha256.hpp"
+#include "gadgets/sha256_native.hpp"
+#include "r1cs/r1cs.hpp"
+#include "util/rng.hpp"
+
+namespace {
+
+using namespace cuzk::gadgets;
+using cuzk::r1cs::WitnessCS;
+
+std::vector<Fr> random_state(size_t n, uint64_t seed) {
+  cuzk::Xoshiro256 rng(seed);
+  std::vector<Fr> v(n);
+  for (Fr& x : v) x = Fr::random(rng);
+  return v;
+}
+
+void BM_PoseidonNative(benchmark::State& st) {
+  const size_t arity = static_cast<size_t>(st.range(0));
+  const PoseidonConstants& c = poseidon_constants(arity);
+  std::vector<Fr> state = random_state(c.width, 1);
+  for (auto _ : st) {
+    poseidon_permute_optimized(c, state);  // chained: each output feeds the next permutation
+    benchmark::DoNotOptimize(state.data());
+  }
+}
+BENCHMARK(BM_PoseidonNative)->Arg(2)->Arg(8)->Arg(11)->Unit(benchmark::kNanosecond);
+
+void BM_PoseidonNativeTextbook(benchmark::State& st) {
+  const size_t arity = static_cast<size_t>(st.range(0));
+  const PoseidonConstants& c = poseidon_constants(arity);
+  std::vector<Fr> state = random_state(c.width, 1);
+  for (auto _ : st) {
+    poseidon_permute_correct(c, state);
+    benchmark::DoNotOptimize(state.data());
+  }
+}
+BENCHMARK(BM_PoseidonNativeTextbook)->Arg(2)->Arg(8)->Arg(11)->Unit(benchmark::kNanosecond);
+
+// One hash per iteration; the preimage is allocated once, and the aux vector is cut back to it
+// after each hash so that memory stays bounded (its capacity is kept, as in one long synthesis).
+void BM_PoseidonWitnessCS(benchmark::State& st) {
+  const size_t arity = static_cast<size_t>(st.range(0));
+  const PoseidonConstants& c = poseidon_constants(arity);
+  const std::vector<Fr> values = random_state(arity, 2);
+  WitnessCS cs;
+  std::vector<AllocatedNum> preimage;
+  for (const Fr& v : values) preimage.push_back(AllocatedNum::alloc(cs, v));
+  for (auto _ : st) {
+    const AllocatedNum out = poseidon_hash_circuit(cs, preimage, c);
+    benchmark::DoNotOptimize(out);
+    st.counters["aux_per_hash"] = static_cast<double>(cs.num_aux() - arity);
+    cs.aux().resize(arity);
+  }
+}
+BENCHMARK(BM_PoseidonWitnessCS)->Arg(2)->Arg(8)->Arg(11)->Unit(benchmark::kNanosecond);
+
+void BM_Sha256BlockNative(benchmark::State& st) {
+  std::array<uint8_t, 64> block{};
+  for (size_t i = 0; i < block.size(); ++i) block[i] = static_cast<uint8_t>(i * 7 + 1);
+  Sha256State state = sha256_native_iv();
+  for (auto _ : st) {
+    sha256_native_compress(state, block);
+    benchmark::DoNotOptimize(state);
+  }
+}
+BENCHMARK(BM_Sha256BlockNative)->Unit(benchmark::kNanosecond);
+
+// One compression of 512 allocated bits (bellperson's 25,840-constraint block) under WitnessCS.
+void BM_Sha256BlockWitnessCS(benchmark::State& st) {
+  WitnessCS cs;
+  std::vector<Boolean> bits;
+  cuzk::Xoshiro256 rng(3);
+  for (size_t i = 0; i < 512; ++i) bits.push_back(AllocatedBit::alloc(cs, (rng() & 1) != 0));
+  const std::vector<UInt32> iv = sha256_iv();
+  for (auto _ : st) {
+    auto out = sha256_compression_function(cs, bits, iv);
+    benchmark::DoNotOptimize(out);
+    st.counters["aux_per_block"] = static_cast<double>(cs.num_aux() - 512);
+    cs.aux().resize(512);
+  }
+}
+BENCHMARK(BM_Sha256BlockWitnessCS)->Unit(benchmark::kNanosecond);
+
+}  // namespace
