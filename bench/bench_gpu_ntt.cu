@@ -118,9 +118,9 @@ void bench_h(unsigned log_n) {
   const double pass = 2.0 * static_cast<double>(n) * 32;
   const unsigned p = ntt_passes(log_n);
   // 3 vectors x (inverse + forward transform), a*b - c (3 reads, 1 write), for Zcash one more
-  // transform and the bit-reversal pass.
+  // transform (bit-reversed -> natural, no permutation pass).
   const double snark_bytes = 3 * 2 * p * pass + 2 * pass;
-  const double zcash_bytes = snark_bytes + (p + 1) * pass;
+  const double zcash_bytes = snark_bytes + p * pass;
   for (RootConvention conv : {RootConvention::Zcash, RootConvention::Snarkjs}) {
     gpu::GpuDomain::get(log_n, conv);
     const double ms = median_ms([&] { gpu::compute_h(abc.data(), abc.data() + n, abc.data() + 2 * n, log_n, conv); });

@@ -2,10 +2,11 @@
 //   1. inverse NTT, natural -> bit-reversed (DIF), the store of the last pass scaling coefficient
 //      k by shift^k / n (the 1/n and the coset distortion in one multiplication);
 //   2. forward NTT, bit-reversed -> natural (DIT): evaluations on the coset shift * <w>.
-// Then a := a*b - c (times 1/Z(shift) for Zcash) in one element-wise pass, and for Zcash the coset
-// inverse NTT (DIF, then a bit-reversal pass that also applies shift^-k / n). No separate scaling
-// or permutation pass exists between the transforms: 2 * 3 transforms + 1 element-wise pass for
-// Snarkjs, plus one transform and one permutation for Zcash (docs/gpu-ntt.md counts the passes).
+// Then a := a*b - c in one element-wise pass; for Zcash that pass also multiplies by 1/Z(shift)
+// and stores in bit-reversed order, and the coset inverse NTT runs as DIT (bit-reversed ->
+// natural) with shift^-k / n fused into its last store. No separate scaling or permutation pass
+// exists anywhere: 6 transforms + 1 element-wise pass for Snarkjs, 7 + 1 for Zcash
+// (docs/gpu-ntt.md counts the passes over memory).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -20,13 +21,35 @@ namespace cuzk::gpu {
 
 namespace {
 
-// a[i] = (a[i] * b[i] - c[i]) * s (s = 1/Z on the coset; skipped when scale is false).
-__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n, Fr s, bool scale) {
+// Snarkjs: a[i] = a[i] * b[i] - c[i], natural order.
+__global__ void ab_minus_c_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
   const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
-  Fr v = load_fr(a + i) * load_fr(b + i) - load_fr(c + i);
-  if (scale) v = v * s;
-  store_fr(a + i, v);
+  store_fr(a + i, load_fr(a + i) * load_fr(b + i) - load_fr(c + i));
+}
+
+// Zcash: a[rev(i)] = (a[i] * b[i] - c[i]) * z_inv, i.e. the quotient's evaluations written in
+// bit-reversed order, so that the coset inverse transform runs as DIT straight to natural order
+// and no separate bit-reversal pass is needed. Each pair (i, rev(i)) is handled by the thread of
+// the smaller index (in place).
+__global__ void ab_minus_c_bitrev_kernel(Fr* a, const Fr* b, const Fr* c, unsigned log_n, Fr z_inv) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (1u << log_n)) return;
+  const uint32_t r = __brev(i) >> (32 - log_n);
+  if (i > r) return;
+  const Fr fi = (load_fr(a + i) * load_fr(b + i) - load_fr(c + i)) * z_inv;
+  if (i == r) {
+    store_fr(a + i, fi);
+    return;
+  }
+  const Fr fr = (load_fr(a + r) * load_fr(b + r) - load_fr(c + r)) * z_inv;
+  store_fr(a + i, fr);
+  store_fr(a + r, fi);
+}
+
+void check_launch(const char* what) {
+  const cudaError_t rc = cudaGetLastError();
+  if (rc != cudaSuccess) throw_cuda_error(rc, what, __FILE__, __LINE__);
 }
 
 }  // namespace
@@ -51,15 +74,18 @@ void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::Root
     for (ff::Fr* v : {d_a, d_b, d_c}) both_transforms(v, 1);
   }
 
-  const bool zcash = conv == poly::RootConvention::Zcash;
-  const ff::Fr z_inv = zcash ? host.z_on_coset(shift).inverse() : ff::Fr::one();
   const unsigned threads = 256;
-  ab_minus_c_kernel<<<static_cast<unsigned>((n + threads - 1) / threads), threads, 0, stream>>>(
-      dev(d_a), dev(d_b), dev(d_c), n, to_device_value(z_inv), zcash);
-  const cudaError_t rc = cudaGetLastError();
-  if (rc != cudaSuccess) throw_cuda_error(rc, "ab_minus_c_kernel", __FILE__, __LINE__);
-
-  if (zcash) dom->coset_inverse(d_a, 1, shift, NttOrder::Natural, NttOrder::Natural, stream);
+  const auto blocks = static_cast<unsigned>((n + threads - 1) / threads);
+  if (conv == poly::RootConvention::Zcash) {
+    const ff::Fr z_inv = host.z_on_coset(shift).inverse();
+    ab_minus_c_bitrev_kernel<<<blocks, threads, 0, stream>>>(dev(d_a), dev(d_b), dev(d_c), log_n,
+                                                             to_device_value(z_inv));
+    check_launch("ab_minus_c_bitrev_kernel");
+    dom->coset_inverse(d_a, 1, shift, NttOrder::BitReversed, NttOrder::Natural, stream);
+  } else {
+    ab_minus_c_kernel<<<blocks, threads, 0, stream>>>(dev(d_a), dev(d_b), dev(d_c), n);
+    check_launch("ab_minus_c_kernel");
+  }
 }
 
 }  // namespace cuzk::gpu

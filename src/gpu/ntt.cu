@@ -254,11 +254,13 @@ struct GpuDomainState {
     DeviceBuffer<Fr> lo, hi;
   };
   mutable std::mutex mu;
-  mutable std::map<RawKey, std::unique_ptr<Pow>> pows;
+  mutable std::map<RawKey, std::shared_ptr<const Pow>> pows;
 
   explicit GpuDomainState(poly::Domain d) : host(std::move(d)) {}
 
-  PowTab pow_tab(const GpuDomain::Scale& sc, bool rev) const {
+  // `keep` holds the tables until the caller has enqueued its kernels: an eviction by another call
+  // then only drops the map's reference, and the final cudaFree synchronizes the device.
+  PowTab pow_tab(const GpuDomain::Scale& sc, bool rev, std::shared_ptr<const Pow>& keep) const {
     PowTab t;
     if (!sc.active) return t;
     RawKey key{};
@@ -269,7 +271,7 @@ struct GpuDomainState {
     if (it == pows.end()) {
       if (pows.size() >= 64) pows.clear();  // bounded: H uses 3 scalings per domain
       const HostPowTables h = host_pow_tables(sc.c, sc.g, size_t{1} << log_n);
-      auto p = std::make_unique<Pow>();
+      auto p = std::make_shared<Pow>();
       p->lo = DeviceBuffer<Fr>(h.lo.size());
       p->hi = DeviceBuffer<Fr>(h.hi.size());
       // Pageable source: synchronous copies, so the tables are complete before any stream uses them.
@@ -278,6 +280,7 @@ struct GpuDomainState {
       CUZK_CUDA_CHECK(cudaDeviceSynchronize());
       it = pows.emplace(key, std::move(p)).first;
     }
+    keep = it->second;
     t.lo = it->second->lo.data();
     t.hi = it->second->hi.data();
     t.active = true;
@@ -373,13 +376,14 @@ void GpuDomain::transform(ff::Fr* d_data, size_t batch, bool inverse_roots, NttO
   const NttOrder produced = dit ? NttOrder::Natural : NttOrder::BitReversed;
   const bool swap_after = produced != out;
   // Logical (natural) index of a value: its position when that side is in natural order.
-  PowTab pre_tab = st_->pow_tab(pre, in == NttOrder::BitReversed);
+  std::shared_ptr<const detail::GpuDomainState::Pow> keep_pre, keep_post;
+  PowTab pre_tab = st_->pow_tab(pre, in == NttOrder::BitReversed, keep_pre);
   PowTab post_tab;
   if (swap_after) {
     // The swap takes `produced` to `out`; its scaling index is the position on the natural side.
-    post_tab = st_->pow_tab(post, out == NttOrder::Natural);
+    post_tab = st_->pow_tab(post, out == NttOrder::Natural, keep_post);
   } else {
-    post_tab = st_->pow_tab(post, out == NttOrder::BitReversed);
+    post_tab = st_->pow_tab(post, out == NttOrder::BitReversed, keep_post);
   }
 
   const std::vector<Group>& gs = st_->groups;
