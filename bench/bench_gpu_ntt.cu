@@ -190,6 +190,13 @@ int main(int argc, char** argv) {
   try {
     bench_copy(size_t{1} << 32);
     for (unsigned lg = 20; lg <= max_log; ++lg) bench_ntt(lg);
+    // Block-size sensitivity of the largest transform (the default is 256 threads per block).
+    for (unsigned t : {128u, 512u}) {
+      gpu::set_ntt_pass_threads(t);
+      std::printf("-- %u threads per block:\n", t);
+      bench_ntt(max_log);
+    }
+    gpu::set_ntt_pass_threads(256);
     bench_h(20);
     if (max_log >= 27) bench_h(27);
     if (matvec_spec != "none") bench_matvec(matvec_spec);

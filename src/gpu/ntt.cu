@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -34,7 +35,8 @@ namespace {
 
 constexpr unsigned kMaxBlockLog = 11;  // 2048 elements = 64 KiB of shared memory per block
 constexpr unsigned kCoalesceLog = 3;   // 8 consecutive elements per row in the upper passes
-constexpr unsigned kThreads = 256;
+constexpr unsigned kThreads = 512;     // launch bound; the default block size is below
+std::atomic<unsigned> g_pass_threads{256};
 constexpr unsigned kPowLoLog = 12;  // power tables: g^k = lo[k & 4095] * hi[k >> 12]
 
 // c * g^k for a logical index k, from two small tables (c folded into hi).
@@ -226,13 +228,12 @@ int current_device() {
   return dev;
 }
 
+// Blocks of 2048 elements need 64 KiB of dynamic shared memory (opt-in above 48 KiB). Set on the
+// current device each time a domain is built there (cheap; covers every device a process uses).
 template <bool kDit>
 void enable_large_smem() {
-  static std::once_flag once;  // per device would be stricter; the attribute is per function
-  std::call_once(once, [] {
-    CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (1 << kMaxBlockLog) * 32));
-  });
+  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (1 << kMaxBlockLog) * 32));
 }
 
 using RawKey = std::array<uint64_t, 8>;
@@ -348,8 +349,8 @@ namespace {
 
 void launch_bitrev(Fr* d, unsigned log_n, size_t batch, const PowTab& tab, cudaStream_t stream) {
   const uint32_t n = 1u << log_n;
-  const dim3 grid((n + kThreads - 1) / kThreads, static_cast<unsigned>(batch));
-  bitrev_kernel<<<grid, kThreads, 0, stream>>>(d, log_n, tab);
+  const dim3 grid((n + 255) / 256, static_cast<unsigned>(batch));
+  bitrev_kernel<<<grid, 256, 0, stream>>>(d, log_n, tab);
   check_launch("bitrev_kernel");
 }
 
@@ -360,6 +361,13 @@ void check_batch(size_t batch) {
 }
 
 }  // namespace
+
+void set_ntt_pass_threads(unsigned threads) {
+  if (threads != 128 && threads != 256 && threads != 512) {
+    throw std::invalid_argument("gpu::set_ntt_pass_threads: 128, 256 or 512, got " + std::to_string(threads));
+  }
+  g_pass_threads.store(threads);
+}
 
 void bit_reverse(ff::Fr* d_data, unsigned log_n, size_t batch, cudaStream_t stream) {
   check_batch(batch);
@@ -401,7 +409,7 @@ void GpuDomain::transform(ff::Fr* d_data, size_t batch, bool inverse_roots, NttO
     if (pi == 0) pp.pre = pre_tab;
     if (pi + 1 == np && !swap_after) pp.post = post_tab;
     const unsigned elems = 1u << (g.k + g.c);
-    const unsigned threads = std::min(kThreads, std::max(1u, elems / 2));
+    const unsigned threads = std::min(g_pass_threads.load(std::memory_order_relaxed), std::max(1u, elems / 2));
     const dim3 grid(1u << (log_n - g.k - g.c), static_cast<unsigned>(batch));
     const size_t shmem = size_t{elems} * 32;
     if (dit) {

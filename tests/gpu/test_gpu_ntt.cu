@@ -207,6 +207,19 @@ TEST(GpuNtt, KnownTransforms) {
   }
 }
 
+TEST(GpuNtt, BlockSizeDoesNotChangeResults) {
+  CUZK_REQUIRE_GPU();
+  struct Restore {
+    ~Restore() { gpu::set_ntt_pass_threads(256); }
+  } restore;
+  for (unsigned threads : {128u, 512u}) {
+    gpu::set_ntt_pass_threads(threads);
+    check_all_variants(17, RootConvention::Zcash);
+    check_all_variants(9, RootConvention::Snarkjs);
+  }
+  EXPECT_THROW(gpu::set_ntt_pass_threads(100), std::invalid_argument);
+}
+
 TEST(GpuNtt, RoundTripsRestoreTheInput) {
   CUZK_REQUIRE_GPU();
   for (unsigned log_n : {5u, 14u, 19u}) {
