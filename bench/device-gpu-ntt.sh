@@ -7,6 +7,7 @@ set -u
 B=${CUZK_DEVBUILD:-.devbuild}
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 fails=0
 if "$B"/tests/test_gpu_ntt --gtest_brief=1 >"$OUT/test_gpu_ntt.log" 2>&1; then

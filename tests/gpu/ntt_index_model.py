@@ -114,6 +114,44 @@ for (L, C) in [(11, 3), (4, 2), (3, 1), (5, 3)]:
                     if d != want:
                         bad += 1; print('MISMATCH', L, C, N, name, inn, out, plan_groups(N, L, C))
     print('done L', L, 'C', C, file=sys.stderr)
+# The H sequences of h_poly.cu against the CPU provers' (ifft, coset_fft, a*b - c [/ Z], coset_ifft).
+def ref_h(x3, N, shift, zcash):
+    n = 1 << N; w = root(N); winv = pow(w, P-2, P); ninv = pow(n, P-2, P)
+    ev = []
+    for x in x3:
+        coef = [v * ninv % P for v in dft(x, winv)]
+        ev.append(dft([coef[j] * pow(shift, j, P) % P for j in range(n)], w))
+    q = [(ev[0][i] * ev[1][i] - ev[2][i]) % P for i in range(n)]
+    if not zcash: return q
+    zinv = pow((pow(shift, n, P) - 1) % P, P-2, P)
+    q = [v * zinv % P for v in q]
+    sinv = pow(shift, P-2, P)
+    return [v * ninv % P * pow(sinv, i, P) % P for i, v in enumerate(dft(q, winv))]
+
+def gpu_h(x3, N, shift, zcash, L, C):
+    n = 1 << N; ninv = pow(n, P-2, P)
+    v = [x[:] for x in x3]
+    for d in v:
+        transform(d, N, L, C, True, 'N', 'B', None, (ninv, shift))
+        transform(d, N, L, C, False, 'B', 'N', None, None)
+    a, b, c = v
+    if not zcash:
+        return [(a[i] * b[i] - c[i]) % P for i in range(n)]
+    zinv = pow((pow(shift, n, P) - 1) % P, P-2, P)
+    f = [(a[i] * b[i] - c[i]) * zinv % P for i in range(n)]
+    out = [0] * n
+    for i in range(n): out[brev(i, N)] = f[i]  # ab_minus_c_bitrev_kernel
+    transform(out, N, L, C, True, 'B', 'N', None, (ninv, pow(shift, P-2, P)))
+    return out
+
+for (L, C) in [(11, 3), (4, 2)]:
+    for N in range(1, 10):
+        x3 = [[random.randrange(P) for _ in range(1 << N)] for _ in range(3)]
+        shift = random.randrange(2, P)
+        for zcash in (True, False):
+            if gpu_h(x3, N, shift, zcash, L, C) != ref_h(x3, N, shift, zcash):
+                bad += 1; print('H MISMATCH', L, C, N, zcash)
+
 print('plans', plan_groups(27, 11, 3), plan_groups(20, 11, 3), plan_groups(28, 11, 3), plan_groups(12, 11, 3))
 print('bad', bad)
 sys.exit(1 if bad else 0)
