@@ -1,0 +1,146 @@
+// GPU MatVec: one thread per row (Filecoin rows hold a handful of non-zeros, so rows balance well
+// across a warp), the PCE's own CSR layout on the device. Dictionary entries 0 and 1 (+1 and -1,
+// guaranteed by the format) cost an addition or a subtraction; other coefficients are looked up in
+// the dictionary (small: it stays in L1/L2) and multiplied.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "gpu/cuda_error.hpp"
+#include "gpu/fr_io.cuh"
+#include "gpu/pce_matvec.hpp"
+
+namespace cuzk::gpu {
+
+namespace {
+
+template <class RowPtr, pce::CoeffEncoding kEnc>
+__global__ void matvec_kernel(const RowPtr* row_ptr, const uint32_t* col, const void* coeff, const Fr* dict,
+                              const Fr* z, Fr* out, uint64_t rows) {
+  const uint64_t r = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x;
+  if (r >= rows) return;
+  const uint64_t beg = row_ptr[r], end = row_ptr[r + 1];
+  Fr acc = Fr::zero();
+  for (uint64_t k = beg; k < end; ++k) {
+    const Fr v = load_fr(z + col[k]);
+    if constexpr (kEnc == pce::CoeffEncoding::Full) {
+      acc += load_fr(static_cast<const Fr*>(coeff) + k) * v;
+    } else {
+      uint32_t idx;
+      if constexpr (kEnc == pce::CoeffEncoding::Dict8) {
+        idx = static_cast<const uint8_t*>(coeff)[k];
+      } else {
+        idx = static_cast<const uint16_t*>(coeff)[k];
+      }
+      if (idx == pce::kCoeffPlusOne) {
+        acc += v;
+      } else if (idx == pce::kCoeffMinusOne) {
+        acc -= v;
+      } else {
+        acc += load_fr(dict + idx) * v;
+      }
+    }
+  }
+  store_fr(out + r, acc);
+}
+
+template <class RowPtr>
+void launch_for_encoding(pce::CoeffEncoding enc, const RowPtr* rp, const uint32_t* col, const void* coeff,
+                         const Fr* dict, const Fr* z, Fr* out, uint64_t rows, cudaStream_t s) {
+  const unsigned threads = 256;
+  const auto blocks = static_cast<unsigned>((rows + threads - 1) / threads);
+  switch (enc) {
+    case pce::CoeffEncoding::Dict8:
+      matvec_kernel<RowPtr, pce::CoeffEncoding::Dict8><<<blocks, threads, 0, s>>>(rp, col, coeff, dict, z, out, rows);
+      break;
+    case pce::CoeffEncoding::Dict16:
+      matvec_kernel<RowPtr, pce::CoeffEncoding::Dict16><<<blocks, threads, 0, s>>>(rp, col, coeff, dict, z, out, rows);
+      break;
+    case pce::CoeffEncoding::Full:
+      matvec_kernel<RowPtr, pce::CoeffEncoding::Full><<<blocks, threads, 0, s>>>(rp, col, coeff, dict, z, out, rows);
+      break;
+  }
+  const cudaError_t rc = cudaGetLastError();
+  if (rc != cudaSuccess) throw_cuda_error(rc, "matvec_kernel", __FILE__, __LINE__);
+}
+
+template <class T>
+DeviceBuffer<T> upload_now(std::span<const T> src) {
+  DeviceBuffer<T> d(src.size());
+  if (!src.empty()) CUZK_CUDA_CHECK(cudaMemcpy(d.data(), src.data(), src.size_bytes(), cudaMemcpyHostToDevice));
+  return d;
+}
+
+}  // namespace
+
+GpuPce::GpuPce(const pce::Pce& pce)
+    : num_inputs_(pce.num_inputs()), num_aux_(pce.num_aux()), rows_(pce.num_constraints()), encoding_(pce.encoding()) {
+  dict_ = upload_now(pce.dictionary());
+  for (size_t i = 0; i < 3; ++i) {
+    const pce::MatrixView& mv = pce.matrix(static_cast<pce::MatrixId>(i));
+    Matrix& m = m_[i];
+    m.nnz = mv.nnz;
+    m.row_ptr64 = mv.row_ptr32.empty() && !mv.row_ptr64.empty();
+    m.row_ptr = m.row_ptr64 ? upload_now(std::as_bytes(mv.row_ptr64)) : upload_now(std::as_bytes(mv.row_ptr32));
+    if (rows_ > 0 && m.row_ptr.size() == 0) {
+      throw std::invalid_argument("gpu::GpuPce: matrix " + std::to_string(i) + " has rows but no row pointers");
+    }
+    m.col = upload_now(mv.col);
+    switch (encoding_) {
+      case pce::CoeffEncoding::Dict8:
+        m.coeff = upload_now(std::as_bytes(mv.idx8));
+        break;
+      case pce::CoeffEncoding::Dict16:
+        m.coeff = upload_now(std::as_bytes(mv.idx16));
+        break;
+      case pce::CoeffEncoding::Full:
+        m.coeff = upload_now(std::as_bytes(mv.values));
+        break;
+    }
+  }
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+uint64_t GpuPce::device_bytes() const {
+  uint64_t b = dict_.bytes();
+  for (const Matrix& m : m_) b += m.row_ptr.bytes() + m.col.bytes() + m.coeff.bytes();
+  return b;
+}
+
+void GpuPce::upload_witness(std::span<const ff::Fr> inputs, std::span<const ff::Fr> aux, ff::Fr* d_z,
+                            cudaStream_t stream) const {
+  if (inputs.size() != num_inputs_ || aux.size() != num_aux_) {
+    throw std::invalid_argument("gpu::GpuPce::upload_witness: expected " + std::to_string(num_inputs_) +
+                                " inputs and " + std::to_string(num_aux_) + " aux values, got " +
+                                std::to_string(inputs.size()) + " and " + std::to_string(aux.size()));
+  }
+  if (!inputs.empty())
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_z, inputs.data(), inputs.size_bytes(), cudaMemcpyHostToDevice, stream));
+  if (!aux.empty())
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_z + inputs.size(), aux.data(), aux.size_bytes(), cudaMemcpyHostToDevice, stream));
+}
+
+void GpuPce::matvec(const ff::Fr* d_z, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, size_t len, cudaStream_t stream) const {
+  if (len < rows_) {
+    throw std::invalid_argument("gpu::GpuPce::matvec: outputs of " + std::to_string(len) + " elements cannot hold " +
+                                std::to_string(rows_) + " rows");
+  }
+  ff::Fr* outs[3] = {d_a, d_b, d_c};
+  for (size_t i = 0; i < 3; ++i) {
+    const Matrix& m = m_[i];
+    if (rows_ > 0) {
+      const void* coeff = m.coeff.data();
+      if (m.row_ptr64) {
+        launch_for_encoding(encoding_, reinterpret_cast<const uint64_t*>(m.row_ptr.data()), m.col.data(), coeff,
+                            dev(dict_.data()), dev(d_z), dev(outs[i]), rows_, stream);
+      } else {
+        launch_for_encoding(encoding_, reinterpret_cast<const uint32_t*>(m.row_ptr.data()), m.col.data(), coeff,
+                            dev(dict_.data()), dev(d_z), dev(outs[i]), rows_, stream);
+      }
+    }
+    if (len > rows_) CUZK_CUDA_CHECK(cudaMemsetAsync(outs[i] + rows_, 0, (len - rows_) * sizeof(ff::Fr), stream));
+  }
+}
+
+}  // namespace cuzk::gpu
