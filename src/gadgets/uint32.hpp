@@ -160,6 +160,14 @@ class UInt32 {
     size_t i = 0;
     for (; max_value != 0; ++i, max_value >>= 1) {
       auto ns = cs.namespace_([&] { return "result bit " + std::to_string(i); });
+      if constexpr (!kLc) {
+        if (known) {  // values only: the result bit in place (see Boolean::set_allocated)
+          const bool bit = ((sum >> i) & 1) != 0;
+          const Variable v = alloc_bit_value(cs, bit, "boolean");
+          if (i < 32) r.bits_[i].set_allocated(v, bit, false);
+          continue;
+        }
+      }
       AllocatedBit b = AllocatedBit::alloc(cs, known ? std::optional<bool>((sum >> i) & 1) : std::nullopt);
       if constexpr (kLc) {
         rhs.add(coeff, b.var);
@@ -195,10 +203,8 @@ class UInt32 {
     return m;
   }
   template <ConstraintSystem CS>
-  static Boolean alloc_bit_value(CS& cs, bool underlying, bool negated, const char* name) {
-    const Variable v = cs.alloc([name] { return name; }, [underlying] { return fr_from_bool(underlying); });
-    const AllocatedBit bit{v, underlying};
-    return negated ? Boolean::not_of(bit) : Boolean::is(bit);
+  static Variable alloc_bit_value(CS& cs, bool underlying, const char* name) {
+    return cs.alloc([name] { return name; }, [underlying] { return fr_from_bool(underlying); });
   }
 
   // Two non-constant bits x, y: Boolean::xor_ allocates x.bit ^ y.bit (whatever the kinds) and
@@ -214,7 +220,8 @@ class UInt32 {
         r.bits_[i] = Boolean::xor_(cs, bits_[i], other.bits_[i]);
       } else {
         const bool neg = (result_not >> i) & 1;
-        r.bits_[i] = alloc_bit_value(cs, (((value >> i) & 1) != 0) != neg, neg, "xor result");
+        const bool underlying = (((value >> i) & 1) != 0) != neg;
+        r.bits_[i].set_allocated(alloc_bit_value(cs, underlying, "xor result"), underlying, neg);
       }
     }
     return r;
@@ -235,8 +242,9 @@ class UInt32 {
                          : Boolean::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
         continue;
       }
-      r.bits_[i] = alloc_bit_value(cs, ((value >> i) & 1) != 0, false, maj ? "maj" : "ch");
-      if (maj) alloc_bit_value(cs, ((bc >> i) & 1) != 0, false, "and result");
+      const bool bit = ((value >> i) & 1) != 0;
+      r.bits_[i].set_allocated(alloc_bit_value(cs, bit, maj ? "maj" : "ch"), bit, false);
+      if (maj) alloc_bit_value(cs, ((bc >> i) & 1) != 0, "and result");
     }
     return r;
   }
