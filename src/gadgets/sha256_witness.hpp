@@ -112,6 +112,23 @@ uint32_t alloc_bit(CS& cs, bool value) {
   return pack_var(cs.alloc([] { return "boolean"; }, [value] { return fr_from_bool(value); }));
 }
 
+// Allocates n <= 64 bits (bit k of `bits`) as consecutive aux variables and returns the packed
+// variable of the first; the k-th is first + k. In one call where the backend offers it
+// (AssignmentCS::alloc_aux_bits), else one alloc each.
+template <class CS>
+uint32_t alloc_bits(CS& cs, uint64_t bits, size_t n) {
+  if constexpr (requires { cs.alloc_aux_bits(bits, n); }) {
+    return cs.alloc_aux_bits(bits, n);
+  } else {
+    uint32_t first = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t v = alloc_bit(cs, ((bits >> k) & 1) != 0);
+      if (k == 0) first = v;
+    }
+    return first;
+  }
+}
+
 // Boolean::xor_ per bit: two constants fold to a constant; one constant passes the other bit on,
 // negated when the constant is true; two variables allocate their underlying xor, and the result
 // is a Not view when exactly one of them was.
@@ -125,9 +142,21 @@ Word xor_(CS& cs, const Word& x, const Word& y) {
   const uint32_t alloc = ~(x.constant | y.constant);
   r.negated = (alloc & (x.negated ^ y.negated)) | (only_x_const & (y.negated ^ x.value)) |
               (only_y_const & (x.negated ^ y.value));
+  // The allocated bits, in ascending position, packed into one run. Outside the IV and padding
+  // they are the low bits (all 32, or those below a shr's constant high bits): a mask away.
+  const uint32_t underlying = r.value ^ r.negated;
+  uint64_t run = 0;
+  size_t n = 0;
+  if ((alloc & (alloc + 1)) == 0) {
+    run = underlying & alloc;
+    n = static_cast<size_t>(std::popcount(alloc));
+  } else {
+    for (uint32_t m = alloc; m != 0; m &= m - 1, ++n) run |= uint64_t{bit(underlying, std::countr_zero(m))} << n;
+  }
+  uint32_t next = alloc_bits(cs, run, n);
   for (size_t i = 0; i < 32; ++i) {
     if (bit(alloc, i)) {
-      r.var[i] = alloc_bit(cs, bit(r.value, i) != bit(r.negated, i));
+      r.var[i] = next++;
     } else if (bit(only_x_const, i)) {
       r.var[i] = y.var[i];
     } else if (bit(only_y_const, i)) {
@@ -146,6 +175,20 @@ Word ch_maj(CS& cs, const Word& a, const Word& b, const Word& c, bool maj) {
                 : (a.value & b.value) ^ (~a.value & c.value);
   const uint32_t all_var = ~(a.constant | b.constant | c.constant);
   const uint32_t bc = b.value & c.value;
+  if (all_var == ~uint32_t{0}) {  // the usual case: one run (maj: maj_i and bc_i interleaved)
+    if (!maj) {
+      const uint32_t first = alloc_bits(cs, r.value, 32);
+      for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + i;
+    } else {
+      uint64_t run = 0;
+      for (size_t i = 0; i < 32; ++i) {
+        run |= uint64_t{bit(r.value, i)} << (2 * i) | uint64_t{bit(bc, i)} << (2 * i + 1);
+      }
+      const uint32_t first = alloc_bits(cs, run, 64);
+      for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + 2 * i;
+    }
+    return r;
+  }
   for (size_t i = 0; i < 32; ++i) {
     if (bit(all_var, i)) {
       r.var[i] = alloc_bit(cs, bit(r.value, i));
@@ -171,11 +214,9 @@ Word addmany(CS& cs, std::span<const Word> ops) {
   if (all_constant == ~uint32_t{0}) return constant_word(static_cast<uint32_t>(sum));
   Word r;
   r.value = static_cast<uint32_t>(sum);
-  uint64_t max_value = ops.size() * uint64_t{0xFFFFFFFFu};
-  for (size_t i = 0; max_value != 0; ++i, max_value >>= 1) {
-    const uint32_t v = alloc_bit(cs, ((sum >> i) & 1) != 0);
-    if (i < 32) r.var[i] = v;
-  }
+  const size_t nbits = static_cast<size_t>(std::bit_width(ops.size() * uint64_t{0xFFFFFFFFu}));
+  const uint32_t first = alloc_bits(cs, sum, nbits);
+  for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + i;
   return r;
 }
 
