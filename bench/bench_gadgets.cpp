@@ -97,4 +97,43 @@ void BM_Sha256BlockWitnessCS(benchmark::State& st) {
 }
 BENCHMARK(BM_Sha256BlockWitnessCS)->Unit(benchmark::kNanosecond);
 
+// The floor under any SHA-256 witness: appending one block's 25,814 aux values (each Fr::one() or
+// Fr::zero(), 32 bytes) to an aux vector whose capacity is kept, as WitnessCS::alloc does.
+void BM_Sha256BlockAuxWriteFloor(benchmark::State& st) {
+  constexpr size_t kAux = 25814;
+  cuzk::Xoshiro256 rng(4);
+  std::vector<uint8_t> bits(kAux);
+  for (uint8_t& b : bits) b = static_cast<uint8_t>(rng() & 1);
+  std::vector<Fr> aux;
+  aux.reserve(kAux);
+  for (auto _ : st) {
+    aux.clear();
+    for (uint8_t b : bits) aux.push_back(b != 0 ? Fr::one() : Fr::zero());
+    benchmark::DoNotOptimize(aux.data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_Sha256BlockAuxWriteFloor)->Unit(benchmark::kNanosecond);
+
+// The same block under the backends that do read the constraints: RecordingCS (structure only,
+// no values) and ProvingCS (values plus A·z, B·z, C·z per constraint). Each iteration starts a
+// fresh CS (these accumulate constraints), so it includes allocating the 512 input bits.
+template <class CS>
+void BM_Sha256BlockOtherCS(benchmark::State& st) {
+  cuzk::Xoshiro256 rng(3);
+  std::vector<bool> values(512);
+  for (size_t i = 0; i < 512; ++i) values[i] = (rng() & 1) != 0;
+  const std::vector<UInt32> iv = sha256_iv();
+  for (auto _ : st) {
+    CS cs;
+    std::vector<Boolean> bits;
+    bits.reserve(512);
+    for (size_t i = 0; i < 512; ++i) bits.push_back(AllocatedBit::alloc(cs, values[i]));
+    auto out = sha256_compression_function(cs, bits, iv);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK_TEMPLATE(BM_Sha256BlockOtherCS, cuzk::r1cs::RecordingCS)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_Sha256BlockOtherCS, cuzk::r1cs::ProvingCS)->Unit(benchmark::kNanosecond);
+
 }  // namespace

@@ -490,6 +490,100 @@ TEST(Gadgets, Sha256AgainstNative) {
   }
 }
 
+// Bits of random kinds (constant, Is, Not) with the given values; each allocated one in its own
+// namespace so that TestCS accepts the names.
+template <class CS>
+std::vector<Boolean> mixed_bits(CS& cs, Xoshiro256& rng, const std::vector<bool>& values, bool allow_constants) {
+  std::vector<Boolean> out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const K kind = allow_constants ? kKinds[rng() % 3] : kKinds[1 + rng() % 2];
+    out.push_back(make_bool(cs, kind, values[i], "m" + std::to_string(i)));
+  }
+  return out;
+}
+
+// UInt32's xor_, sha256_ch, sha256_maj and addmany take a values-only path under WitnessCS (no
+// LCs, words instead of Boolean recursion). It must allocate what the bit-by-bit path allocates
+// under TestCS: the same aux, in the same order, with the same values, for any mix of kinds.
+template <class CS>
+std::vector<uint32_t> uint32_ops(CS& cs, uint64_t seed, bool allow_constants) {
+  Xoshiro256 rng(seed);
+  std::array<UInt32, 3> w;
+  for (size_t k = 0; k < 3; ++k) {
+    auto ns = cs.namespace_([&] { return "word " + std::to_string(k); });
+    w[k] = UInt32::from_bits(mixed_bits(cs, rng, random_bits(rng, 32), allow_constants));
+  }
+  std::vector<uint32_t> out;
+  {
+    auto ns = cs.namespace_([] { return "xor"; });
+    out.push_back(*w[0].xor_(cs, w[1].rotr(7)).value());
+  }
+  {
+    auto ns = cs.namespace_([] { return "ch"; });
+    out.push_back(*UInt32::sha256_ch(cs, w[0], w[1], w[2]).value());
+  }
+  {
+    auto ns = cs.namespace_([] { return "maj"; });
+    out.push_back(*UInt32::sha256_maj(cs, w[0], w[1].shr(5), w[2]).value());
+  }
+  MultiEq<CS> meq(cs);
+  {
+    auto ns = meq.namespace_([] { return "addmany"; });
+    out.push_back(*UInt32::addmany(meq, std::span<const UInt32>(w)).value());
+  }
+  meq.finish();
+  return out;
+}
+
+TEST(Gadgets, UInt32WitnessPathMatchesTestCS) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const bool allow_constants = seed % 4 != 0;
+    TestCS tcs;
+    const std::vector<uint32_t> expected = uint32_ops(tcs, seed, allow_constants);
+    ASSERT_TRUE(tcs.is_satisfied()) << seed;
+    WitnessCS wcs;
+    EXPECT_EQ(uint32_ops(wcs, seed, allow_constants), expected) << seed;
+    EXPECT_EQ(wcs.num_aux(), tcs.num_aux()) << seed;
+    EXPECT_EQ(wcs.aux(), tcs.aux()) << seed;
+  }
+}
+
+// The whole SHA-256 assignment under WitnessCS equals TestCS's, variable by variable, for random
+// messages (input bits of random kinds, so Not views and constants reach the word operations too)
+// of one and two blocks.
+TEST(Gadgets, Sha256WitnessAssignmentMatchesTestCS) {
+  Xoshiro256 rng(21);
+  for (size_t len : {size_t{0}, size_t{1}, size_t{32}, size_t{55}, size_t{64}, size_t{100}}) {
+    for (bool allow_constants : {false, true}) {
+      std::vector<uint8_t> data(len);
+      for (uint8_t& b : data) b = static_cast<uint8_t>(rng());
+      const std::vector<bool> bits = bytes_to_bits(data);
+      const uint64_t seed = rng();
+      TestCS tcs;
+      Xoshiro256 r1(seed);
+      const std::vector<Boolean> tin = mixed_bits(tcs, r1, bits, allow_constants);
+      const std::vector<Boolean> tout = sha256(tcs, std::span<const Boolean>(tin));
+      ASSERT_TRUE(tcs.is_satisfied()) << len;
+      WitnessCS wcs;
+      Xoshiro256 r2(seed);
+      const std::vector<Boolean> win = mixed_bits(wcs, r2, bits, allow_constants);
+      const std::vector<Boolean> wout = sha256(wcs, std::span<const Boolean>(win));
+      EXPECT_EQ(values_of(wout), values_of(tout)) << len;
+      EXPECT_EQ(values_of(wout), bytes_to_bits(sha256_native(data))) << len;
+      EXPECT_EQ(wcs.num_aux(), tcs.num_aux()) << len;
+      EXPECT_EQ(wcs.aux(), tcs.aux()) << len;
+      // The digest bits name the same variables (a caller constrains them next).
+      ASSERT_EQ(wout.size(), tout.size());
+      for (size_t i = 0; i < wout.size(); ++i) {
+        ASSERT_EQ(wout[i].kind(), tout[i].kind()) << len << " bit " << i;
+        if (!tout[i].is_constant()) {
+          EXPECT_EQ(wout[i].bit().var, tout[i].bit().var) << len << " bit " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(Gadgets, Sha256RejectsCorruptedWitness) {
   Xoshiro256 rng(18);
   TestCS cs;

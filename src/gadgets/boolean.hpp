@@ -113,6 +113,16 @@ class Boolean {
     return r;
   }
 
+  // Makes this Is(bit) or Not(bit), bit = {var, value}, by storing the fields in place. The
+  // values-only paths of UInt32 use it rather than assigning a temporary Boolean: a temporary is
+  // built with narrow stores and then copied with one 16-byte load, which the CPU cannot forward
+  // from those stores; those stalls were most of the SHA-256 witness time.
+  void set_allocated(Variable var, bool value, bool negated) {
+    kind_ = negated ? Kind::Not : Kind::Is;
+    bit_.var = var;
+    bit_.value = value;
+  }
+
   Kind kind() const { return kind_; }
   bool is_constant() const { return kind_ == Kind::Constant; }
   bool is_constant(bool c) const { return kind_ == Kind::Constant && constant_ == c; }

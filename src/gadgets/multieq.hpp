@@ -34,10 +34,15 @@ class MultiEq : public r1cs::CsBase<MultiEq<CS>> {
   }
 
   // Adds lhs = rhs (both below 2^num_bits) to the batch, first emitting the batch if it would
-  // reach Fr's capacity.
+  // reach Fr's capacity. Under a backend that never reads LCs only the bit count is kept (so that
+  // num_flushed() still says where the batches end); callers may then pass empty LCs.
   void enforce_equal(size_t num_bits, const r1cs::LC& lhs, const r1cs::LC& rhs) {
     if (kFrCapacity <= bits_used_ + num_bits) accumulate();
     if (kFrCapacity <= bits_used_ + num_bits) throw r1cs::SynthesisError("MultiEq: equality wider than Fr capacity");
+    if constexpr (!r1cs::kCsReadsLinearCombinations<CS>) {
+      bits_used_ += num_bits;
+      return;
+    }
     const Fr coeff = pow2(bits_used_);
     lhs_.add_scaled(coeff, lhs);
     rhs_.add_scaled(coeff, rhs);
@@ -94,3 +99,11 @@ class MultiEq : public r1cs::CsBase<MultiEq<CS>> {
 };
 
 }  // namespace cuzk::gadgets
+
+namespace cuzk::r1cs {
+
+// A MultiEq reads LCs exactly when the backend it forwards to does.
+template <class CS>
+inline constexpr bool kCsReadsLinearCombinations<gadgets::MultiEq<CS>> = kCsReadsLinearCombinations<CS>;
+
+}  // namespace cuzk::r1cs

@@ -33,12 +33,9 @@
 
 namespace cuzk::gadgets {
 
-// Whether a backend calls the LC callables of enforce(). Gadgets that build large LCs as values
-// (Poseidon's Elt) consult it to avoid work whose result would be thrown away.
-template <class CS>
-inline constexpr bool kCsReadsLinearCombinations = true;
-template <>
-inline constexpr bool kCsReadsLinearCombinations<r1cs::WitnessCS> = false;
+// Poseidon's Elt builds large LCs as values; under a backend that never reads them it skips that
+// work (the trait lives in r1cs/constraint_system.hpp, WitnessCS's specialization beside it).
+using r1cs::kCsReadsLinearCombinations;
 
 namespace poseidon_detail {
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gadgets/sha256_witness.hpp"
 #include "gadgets/uint32.hpp"
 
 namespace cuzk::gadgets {
@@ -35,6 +36,18 @@ inline constexpr std::array<uint32_t, 64> kRoundConstants = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 inline constexpr std::array<uint32_t, 8> kIv = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+// The round constants as UInt32 words, built once: building a constant word bit by bit in every
+// round cost as much as a tenth of the values-only witness (its Booleans are written narrowly and
+// read back whole straight away, which stalls store forwarding); copying a built one does not.
+inline const std::array<UInt32, 64>& round_constant_words() {
+  static const std::array<UInt32, 64> words = [] {
+    std::array<UInt32, 64> w;
+    for (size_t i = 0; i < 64; ++i) w[i] = UInt32::constant(kRoundConstants[i]);
+    return w;
+  }();
+  return words;
+}
 
 // A working variable whose value is either known (concrete) or still a list of addends whose
 // addmany is deferred until the variable is used (bellperson's Maybe).
@@ -66,6 +79,13 @@ std::vector<UInt32> sha256_compression_function(CS& outer, std::span<const Boole
   using sha256_detail::Deferred;
   if (input.size() != 512) throw std::invalid_argument("sha256_compression_function: need 512 bits");
   if (current.size() != 8) throw std::invalid_argument("sha256_compression_function: need 8 state words");
+  // A backend that only records values gets the same assignment from packed words (~10x faster
+  // than going through the bit-level gadgets, see sha256_witness.hpp).
+  if constexpr (!r1cs::kCsReadsLinearCombinations<CS>) {
+    if (sha256_witness::all_values_known(input, current)) {
+      return sha256_witness::compression_function(outer, input, current, sha256_detail::kRoundConstants);
+    }
+  }
 
   std::vector<UInt32> w;
   w.reserve(64);
@@ -126,7 +146,7 @@ std::vector<UInt32> sha256_compression_function(CS& outer, std::span<const Boole
       ch = UInt32::sha256_ch(cs, new_e, f, g);
     }
     // temp1 = h + S1 + ch + k[i] + w[i]
-    std::vector<UInt32> temp1 = {h, s1, ch, UInt32::constant(sha256_detail::kRoundConstants[i]), w[i]};
+    std::vector<UInt32> temp1 = {h, s1, ch, sha256_detail::round_constant_words()[i], w[i]};
 
     UInt32 new_a;
     {

@@ -76,6 +76,9 @@ class UInt32 {
   // Bitwise xor, bit i in namespace "xor of bit i".
   template <ConstraintSystem CS>
   UInt32 xor_(CS& cs, const UInt32& other) const {
+    if constexpr (!r1cs::kCsReadsLinearCombinations<CS>) {
+      if (value_ && other.value_) return xor_values_only(cs, other);
+    }
     UInt32 r(Bits{}, value_ && other.value_ ? std::optional<uint32_t>(*value_ ^ *other.value_) : std::nullopt);
     for (size_t i = 0; i < 32; ++i) {
       auto ns = cs.namespace_([&] { return "xor of bit " + std::to_string(i); });
@@ -89,6 +92,9 @@ class UInt32 {
   static UInt32 sha256_ch(CS& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
     std::optional<uint32_t> v;
     if (a.value_ && b.value_ && c.value_) v = (*a.value_ & *b.value_) ^ (~*a.value_ & *c.value_);
+    if constexpr (!r1cs::kCsReadsLinearCombinations<CS>) {
+      if (v) return ch_maj_values_only(cs, a, b, c, *v, /*maj=*/false);
+    }
     UInt32 r(Bits{}, v);
     for (size_t i = 0; i < 32; ++i) {
       auto ns = cs.namespace_([&] { return "ch " + std::to_string(i); });
@@ -101,6 +107,9 @@ class UInt32 {
     std::optional<uint32_t> v;
     if (a.value_ && b.value_ && c.value_) {
       v = (*a.value_ & *b.value_) ^ (*a.value_ & *c.value_) ^ (*b.value_ & *c.value_);
+    }
+    if constexpr (!r1cs::kCsReadsLinearCombinations<CS>) {
+      if (v) return ch_maj_values_only(cs, a, b, c, *v, /*maj=*/true);
     }
     UInt32 r(Bits{}, v);
     for (size_t i = 0; i < 32; ++i) {
@@ -123,15 +132,23 @@ class UInt32 {
     uint64_t sum = 0;
     bool known = true;
     bool all_constants = true;
+    // The packed sums are built only for a backend that reads them: under WitnessCS they were
+    // most of the gadget's cost (one Fr doubling per bit here, one Fr multiplication per term when
+    // MultiEq shifts them into its batch).
+    constexpr bool kLc = r1cs::kCsReadsLinearCombinations<CS>;
     LC lhs;
     for (const UInt32& op : operands) {
       known = known && op.value_.has_value();
       if (known) sum += *op.value_;
-      Fr coeff = Fr::one();
-      for (const Boolean& bit : op.bits_) {
-        bit.add_to_lc(lhs, CS::one(), coeff);
-        all_constants = all_constants && bit.is_constant();
-        coeff = coeff + coeff;
+      if constexpr (kLc) {
+        Fr coeff = Fr::one();
+        for (const Boolean& bit : op.bits_) {
+          bit.add_to_lc(lhs, CS::one(), coeff);
+          all_constants = all_constants && bit.is_constant();
+          coeff = coeff + coeff;
+        }
+      } else {
+        for (const Boolean& bit : op.bits_) all_constants = all_constants && bit.is_constant();
       }
     }
     const std::optional<uint32_t> modular = known ? std::optional<uint32_t>(static_cast<uint32_t>(sum)) : std::nullopt;
@@ -143,10 +160,20 @@ class UInt32 {
     size_t i = 0;
     for (; max_value != 0; ++i, max_value >>= 1) {
       auto ns = cs.namespace_([&] { return "result bit " + std::to_string(i); });
+      if constexpr (!kLc) {
+        if (known) {  // values only: the result bit in place (see Boolean::set_allocated)
+          const bool bit = ((sum >> i) & 1) != 0;
+          const Variable v = alloc_bit_value(cs, bit, "boolean");
+          if (i < 32) r.bits_[i].set_allocated(v, bit, false);
+          continue;
+        }
+      }
       AllocatedBit b = AllocatedBit::alloc(cs, known ? std::optional<bool>((sum >> i) & 1) : std::nullopt);
-      rhs.add(coeff, b.var);
+      if constexpr (kLc) {
+        rhs.add(coeff, b.var);
+        coeff = coeff + coeff;
+      }
       if (i < 32) r.bits_[i] = b;
-      coeff = coeff + coeff;
     }
     cs.enforce_equal(i, lhs, rhs);
     return r;
@@ -155,6 +182,72 @@ class UInt32 {
  private:
   struct Bits {};
   UInt32(Bits, std::optional<uint32_t> value) : value_(value) {}
+
+  // The values-only forms of xor_, sha256_ch and sha256_maj, for a backend whose enforce() is a
+  // no-op (WitnessCS): the same aux variables in the same order with the same values as the
+  // bit-by-bit Boolean calls, computed from the known words instead of through Boolean's folding
+  // recursion and optional<bool> lifts (which cost ~25 ns per bit, most of the SHA-256 witness).
+  // A bit pair or triple with a constant in it still goes through Boolean, whose folding decides
+  // whether anything is allocated; those are rare outside the IV and padding.
+  //
+  // Bit i's "flip" is 1 when the Boolean is Not(v): the allocated bit v holds the effective value
+  // xor flip.
+  uint32_t constant_mask() const {
+    uint32_t m = 0;
+    for (size_t i = 0; i < 32; ++i) m |= uint32_t{bits_[i].is_constant()} << i;
+    return m;
+  }
+  uint32_t not_mask() const {
+    uint32_t m = 0;
+    for (size_t i = 0; i < 32; ++i) m |= uint32_t{bits_[i].kind() == Boolean::Kind::Not} << i;
+    return m;
+  }
+  template <ConstraintSystem CS>
+  static Variable alloc_bit_value(CS& cs, bool underlying, const char* name) {
+    return cs.alloc([name] { return name; }, [underlying] { return fr_from_bool(underlying); });
+  }
+
+  // Two non-constant bits x, y: Boolean::xor_ allocates x.bit ^ y.bit (whatever the kinds) and
+  // returns it negated when exactly one of them is a Not.
+  template <ConstraintSystem CS>
+  UInt32 xor_values_only(CS& cs, const UInt32& other) const {
+    const uint32_t value = *value_ ^ *other.value_;
+    UInt32 r(Bits{}, value);
+    const uint32_t either_constant = constant_mask() | other.constant_mask();
+    const uint32_t result_not = not_mask() ^ other.not_mask();
+    for (size_t i = 0; i < 32; ++i) {
+      if ((either_constant >> i) & 1) {
+        r.bits_[i] = Boolean::xor_(cs, bits_[i], other.bits_[i]);
+      } else {
+        const bool neg = (result_not >> i) & 1;
+        const bool underlying = (((value >> i) & 1) != 0) != neg;
+        r.bits_[i].set_allocated(alloc_bit_value(cs, underlying, "xor result"), underlying, neg);
+      }
+    }
+    return r;
+  }
+
+  // Three non-constant bits: sha256_ch allocates "ch" (the effective value); sha256_maj allocates
+  // "maj", then b & c (Boolean::and_ allocates the effective b & c for every kind pair: and,
+  // and_not either way round, nor).
+  template <ConstraintSystem CS>
+  static UInt32 ch_maj_values_only(CS& cs, const UInt32& a, const UInt32& b, const UInt32& c, uint32_t value,
+                                   bool maj) {
+    UInt32 r(Bits{}, value);
+    const uint32_t any_constant = a.constant_mask() | b.constant_mask() | c.constant_mask();
+    const uint32_t bc = *b.value_ & *c.value_;
+    for (size_t i = 0; i < 32; ++i) {
+      if ((any_constant >> i) & 1) {
+        r.bits_[i] = maj ? Boolean::sha256_maj(cs, a.bits_[i], b.bits_[i], c.bits_[i])
+                         : Boolean::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
+        continue;
+      }
+      const bool bit = ((value >> i) & 1) != 0;
+      r.bits_[i].set_allocated(alloc_bit_value(cs, bit, maj ? "maj" : "ch"), bit, false);
+      if (maj) alloc_bit_value(cs, ((bc >> i) & 1) != 0, "and result");
+    }
+    return r;
+  }
 
   static uint32_t rotr32(uint32_t v, size_t by) { return by == 0 ? v : (v >> by) | (v << (32 - by)); }
   static std::optional<uint32_t> value_of(const std::array<Boolean, 32>& bits) {

@@ -122,6 +122,14 @@ class CsBase {
   }
 };
 
+// Whether a backend ever calls the LC callables of enforce(). A backend that only records values
+// (WitnessCS) specializes this to false, so that gadgets which build LCs eagerly, outside the
+// enforce callables (Poseidon's Elt, UInt32::addmany's packed sums, MultiEq's batches), can skip
+// that work: its result would be thrown away. Wrappers that forward to another backend (MultiEq)
+// specialize it to their target's value.
+template <class CS>
+inline constexpr bool kCsReadsLinearCombinations = true;
+
 template <class CS>
 concept ConstraintSystem = requires(CS& cs, detail::NameArchetype name, detail::ValueArchetype value,
                                     detail::LcArchetype lc) {

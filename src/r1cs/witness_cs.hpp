@@ -13,4 +13,7 @@ class WitnessCS : public AssignmentCS<WitnessCS> {
   void finalize() {}  // the input constraints carry no witness data
 };
 
+template <>
+inline constexpr bool kCsReadsLinearCombinations<WitnessCS> = false;
+
 }  // namespace cuzk::r1cs

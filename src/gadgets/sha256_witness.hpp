@@ -1,0 +1,317 @@
+#pragma once
+// The values-only SHA-256 compression: what sha256_compression_function does under a backend
+// that never reads constraints (WitnessCS), computed on packed words.
+//
+// Under such a backend the gadget's only observable effects are the aux values it appends, in
+// order, and the Booleans it returns. This file reproduces exactly those: every allocation of the
+// bit-level gadget (uint32.hpp, boolean.hpp) with the same value at the same position, and output
+// words whose bits name the same variables. A word is four machine words plus the variables of
+// its bits instead of 32 Booleans of 16 bytes each; xor, rotations and additions are word
+// operations, and the loops over bits only append the aux values. Constant folding is decided
+// with bit masks; a ch/maj bit with a constant operand (IV and padding) still goes through
+// Boolean's own folding, since which of and/and-not/nor it allocates depends on the kinds.
+//
+// The bit-level gadget stays the definition: tests compare the full assignment of this path with
+// TestCS's, variable by variable (tests/test_gadgets.cpp).
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "gadgets/uint32.hpp"
+
+namespace cuzk::gadgets::sha256_witness {
+
+using r1cs::Variable;
+
+// A variable as one 32-bit word (bit 31: input, else aux), so that storing and copying it is one
+// plain 4-byte move.
+inline uint32_t pack_var(Variable v) {
+  return v.index() | (v.is_input() ? 0x80000000u : 0u);
+}
+inline Variable unpack_var(uint32_t p) {
+  return (p & 0x80000000u) != 0 ? Variable::input(p & 0x7fffffffu) : Variable::aux(p);
+}
+
+// UInt32 in packed form. Bit i is a constant when `constant` has it (its value is bit i of
+// `value`), else the variable var[i], negated (a Not view) when `negated` has it. `value` is
+// always the effective value.
+struct Word {
+  uint32_t value = 0;
+  uint32_t constant = 0;
+  uint32_t negated = 0;
+  std::array<uint32_t, 32> var{};
+};
+
+inline bool bit(uint32_t m, size_t i) {
+  return ((m >> i) & 1) != 0;
+}
+
+inline Boolean boolean_of(const Word& w, size_t i) {
+  if (bit(w.constant, i)) return Boolean::constant(bit(w.value, i));
+  const bool neg = bit(w.negated, i);
+  const AllocatedBit b{unpack_var(w.var[i]), bit(w.value, i) != neg};
+  return neg ? Boolean::not_of(b) : Boolean::is(b);
+}
+
+inline void set_from_boolean(Word& w, size_t i, const Boolean& b) {
+  const uint32_t m = uint32_t{1} << i;
+  w.value = (w.value & ~m) | (b.value().value() ? m : 0);
+  w.constant &= ~m;
+  w.negated &= ~m;
+  if (b.is_constant()) {
+    w.constant |= m;
+  } else {
+    if (b.kind() == Boolean::Kind::Not) w.negated |= m;
+    w.var[i] = pack_var(b.bit().var);
+  }
+}
+
+inline Word from_uint32(const UInt32& u) {
+  Word w;
+  w.value = *u.value();
+  for (size_t i = 0; i < 32; ++i) set_from_boolean(w, i, u.bits()[i]);
+  return w;
+}
+
+inline UInt32 to_uint32(const Word& w) {
+  std::array<Boolean, 32> bits;
+  for (size_t i = 0; i < 32; ++i) bits[i] = boolean_of(w, i);
+  return UInt32::from_bits(bits);
+}
+
+inline Word constant_word(uint32_t v) {
+  Word w;
+  w.value = v;
+  w.constant = ~uint32_t{0};
+  return w;
+}
+
+inline Word rotr(const Word& w, int by) {
+  Word r;
+  r.value = std::rotr(w.value, by);
+  r.constant = std::rotr(w.constant, by);
+  r.negated = std::rotr(w.negated, by);
+  for (size_t i = 0; i < 32; ++i) r.var[i] = w.var[(i + static_cast<size_t>(by)) % 32];
+  return r;
+}
+
+// The vacated high bits are constant false.
+inline Word shr(const Word& w, int by) {
+  Word r;
+  r.value = w.value >> by;
+  r.constant = (w.constant >> by) | ~(~uint32_t{0} >> by);
+  r.negated = w.negated >> by;
+  for (size_t i = 0; i + static_cast<size_t>(by) < 32; ++i) r.var[i] = w.var[i + static_cast<size_t>(by)];
+  return r;
+}
+
+template <class CS>
+uint32_t alloc_bit(CS& cs, bool value) {
+  return pack_var(cs.alloc([] { return "boolean"; }, [value] { return fr_from_bool(value); }));
+}
+
+// Allocates n <= 64 bits (bit k of `bits`) as consecutive aux variables and returns the packed
+// variable of the first; the k-th is first + k. In one call where the backend offers it
+// (AssignmentCS::alloc_aux_bits), else one alloc each.
+template <class CS>
+uint32_t alloc_bits(CS& cs, uint64_t bits, size_t n) {
+  if constexpr (requires { cs.alloc_aux_bits(bits, n); }) {
+    return cs.alloc_aux_bits(bits, n);
+  } else {
+    uint32_t first = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t v = alloc_bit(cs, ((bits >> k) & 1) != 0);
+      if (k == 0) first = v;
+    }
+    return first;
+  }
+}
+
+// Boolean::xor_ per bit: two constants fold to a constant; one constant passes the other bit on,
+// negated when the constant is true; two variables allocate their underlying xor, and the result
+// is a Not view when exactly one of them was.
+template <class CS>
+Word xor_(CS& cs, const Word& x, const Word& y) {
+  Word r;
+  r.value = x.value ^ y.value;
+  r.constant = x.constant & y.constant;
+  const uint32_t only_x_const = x.constant & ~y.constant;
+  const uint32_t only_y_const = y.constant & ~x.constant;
+  const uint32_t alloc = ~(x.constant | y.constant);
+  r.negated = (alloc & (x.negated ^ y.negated)) | (only_x_const & (y.negated ^ x.value)) |
+              (only_y_const & (x.negated ^ y.value));
+  // The allocated bits, in ascending position, packed into one run. Outside the IV and padding
+  // they are the low bits (all 32, or those below a shr's constant high bits): a mask away.
+  const uint32_t underlying = r.value ^ r.negated;
+  uint64_t run = 0;
+  size_t n = 0;
+  if ((alloc & (alloc + 1)) == 0) {
+    run = underlying & alloc;
+    n = static_cast<size_t>(std::popcount(alloc));
+  } else {
+    for (uint32_t m = alloc; m != 0; m &= m - 1, ++n) run |= uint64_t{bit(underlying, std::countr_zero(m))} << n;
+  }
+  uint32_t next = alloc_bits(cs, run, n);
+  for (size_t i = 0; i < 32; ++i) {
+    if (bit(alloc, i)) {
+      r.var[i] = next++;
+    } else if (bit(only_x_const, i)) {
+      r.var[i] = y.var[i];
+    } else if (bit(only_y_const, i)) {
+      r.var[i] = x.var[i];
+    }
+  }
+  return r;
+}
+
+// Boolean::sha256_ch / sha256_maj per bit: three variables allocate ch (resp. maj, then b & c,
+// whose and/and-not/nor form always holds the effective b & c); other bits fold in Boolean.
+template <class CS>
+Word ch_maj(CS& cs, const Word& a, const Word& b, const Word& c, bool maj) {
+  Word r;
+  r.value = maj ? (a.value & b.value) ^ (a.value & c.value) ^ (b.value & c.value)
+                : (a.value & b.value) ^ (~a.value & c.value);
+  const uint32_t all_var = ~(a.constant | b.constant | c.constant);
+  const uint32_t bc = b.value & c.value;
+  if (all_var == ~uint32_t{0}) {  // the usual case: one run (maj: maj_i and bc_i interleaved)
+    if (!maj) {
+      const uint32_t first = alloc_bits(cs, r.value, 32);
+      for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + i;
+    } else {
+      uint64_t run = 0;
+      for (size_t i = 0; i < 32; ++i) {
+        run |= uint64_t{bit(r.value, i)} << (2 * i) | uint64_t{bit(bc, i)} << (2 * i + 1);
+      }
+      const uint32_t first = alloc_bits(cs, run, 64);
+      for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + 2 * i;
+    }
+    return r;
+  }
+  for (size_t i = 0; i < 32; ++i) {
+    if (bit(all_var, i)) {
+      r.var[i] = alloc_bit(cs, bit(r.value, i));
+      if (maj) alloc_bit(cs, bit(bc, i));
+      continue;
+    }
+    const Boolean ba = boolean_of(a, i), bb = boolean_of(b, i), bcb = boolean_of(c, i);
+    set_from_boolean(r, i, maj ? Boolean::sha256_maj(cs, ba, bb, bcb) : Boolean::sha256_ch(cs, ba, bb, bcb));
+  }
+  return r;
+}
+
+// UInt32::addmany: all-constant operands fold to a constant; otherwise bitlen(n * (2^32 - 1))
+// result bits are allocated and the low 32 are the word.
+template <class CS>
+Word addmany(CS& cs, std::span<const Word> ops) {
+  uint64_t sum = 0;
+  uint32_t all_constant = ~uint32_t{0};
+  for (const Word& w : ops) {
+    sum += w.value;
+    all_constant &= w.constant;
+  }
+  if (all_constant == ~uint32_t{0}) return constant_word(static_cast<uint32_t>(sum));
+  Word r;
+  r.value = static_cast<uint32_t>(sum);
+  const size_t nbits = static_cast<size_t>(std::bit_width(ops.size() * uint64_t{0xFFFFFFFFu}));
+  const uint32_t first = alloc_bits(cs, sum, nbits);
+  for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + i;
+  return r;
+}
+
+// Up to 8 addends of a deferred addition (bellperson's Maybe): a's has 7, e's 6, and the final
+// h0 / h4 sums add one more.
+struct Deferred {
+  std::array<Word, 8> addends;
+  size_t n = 0;  // 0: concrete
+  Word concrete;
+
+  template <class CS>
+  Word compute(CS& cs) const {
+    if (n == 0) return concrete;
+    return addmany(cs, std::span<const Word>(addends.data(), n));
+  }
+};
+
+// Whether every value the compression needs is known (the values-only path requires it; without
+// them the bit-level path reports the missing assignment).
+inline bool all_values_known(std::span<const Boolean> input, std::span<const UInt32> current) {
+  for (const Boolean& b : input) {
+    if (!b.value()) return false;
+  }
+  for (const UInt32& u : current) {
+    if (!u.value()) return false;
+  }
+  return true;
+}
+
+// sha256_compression_function for a backend whose enforce() is a no-op, in the same order of
+// allocations (see sha256.hpp for that order).
+template <class CS>
+std::vector<UInt32> compression_function(CS& cs, std::span<const Boolean> input, std::span<const UInt32> current,
+                                         const std::array<uint32_t, 64>& round_constants) {
+  std::array<Word, 64> w;
+  for (size_t i = 0; i < 16; ++i) {
+    Word& wi = w[i];
+    for (size_t j = 0; j < 32; ++j) set_from_boolean(wi, j, input[32 * i + 31 - j]);
+  }
+  for (size_t i = 16; i < 64; ++i) {
+    const Word s0 = xor_(cs, xor_(cs, rotr(w[i - 15], 7), rotr(w[i - 15], 18)), shr(w[i - 15], 3));
+    const Word s1 = xor_(cs, xor_(cs, rotr(w[i - 2], 17), rotr(w[i - 2], 19)), shr(w[i - 2], 10));
+    const std::array<Word, 4> ops = {w[i - 16], s0, w[i - 7], s1};
+    w[i] = addmany(cs, std::span<const Word>(ops));
+  }
+
+  std::array<Word, 8> cur;
+  for (size_t k = 0; k < 8; ++k) cur[k] = from_uint32(current[k]);
+  Deferred a, e;
+  a.concrete = cur[0];
+  e.concrete = cur[4];
+  Word b = cur[1], c = cur[2], d = cur[3], f = cur[5], g = cur[6], h = cur[7];
+
+  for (size_t i = 0; i < 64; ++i) {
+    const Word new_e = e.compute(cs);
+    const Word s1 = xor_(cs, xor_(cs, rotr(new_e, 6), rotr(new_e, 11)), rotr(new_e, 25));
+    const Word ch = ch_maj(cs, new_e, f, g, /*maj=*/false);
+    const Word new_a = a.compute(cs);
+    const Word s0 = xor_(cs, xor_(cs, rotr(new_a, 2), rotr(new_a, 13)), rotr(new_a, 22));
+    const Word maj = ch_maj(cs, new_a, b, c, /*maj=*/true);
+
+    // temp1 = h + S1 + ch + k[i] + w[i]; e = temp1 + d; a = temp1 + S0 + maj.
+    const std::array<Word, 5> temp1 = {h, s1, ch, constant_word(round_constants[i]), w[i]};
+    h = g;
+    g = f;
+    f = new_e;
+    for (size_t k = 0; k < 5; ++k) e.addends[k] = temp1[k];
+    e.addends[5] = d;
+    e.n = 6;
+    d = c;
+    c = b;
+    b = new_a;
+    for (size_t k = 0; k < 5; ++k) a.addends[k] = temp1[k];
+    a.addends[5] = s0;
+    a.addends[6] = maj;
+    a.n = 7;
+  }
+
+  auto add2 = [&](const Word& x, const Word& y) {
+    const std::array<Word, 2> ops = {x, y};
+    return addmany(cs, std::span<const Word>(ops));
+  };
+  std::vector<UInt32> out;
+  out.reserve(8);
+  a.addends[a.n++] = cur[0];
+  out.push_back(to_uint32(a.compute(cs)));
+  out.push_back(to_uint32(add2(cur[1], b)));
+  out.push_back(to_uint32(add2(cur[2], c)));
+  out.push_back(to_uint32(add2(cur[3], d)));
+  e.addends[e.n++] = cur[4];
+  out.push_back(to_uint32(e.compute(cs)));
+  out.push_back(to_uint32(add2(cur[5], f)));
+  out.push_back(to_uint32(add2(cur[6], g)));
+  out.push_back(to_uint32(add2(cur[7], h)));
+  return out;
+}
+
+}  // namespace cuzk::gadgets::sha256_witness
