@@ -1,0 +1,118 @@
+#pragma once
+// Multi-scalar multiplication sum_i k_i * P_i on the GPU for G1 and G2 (plain C++ host API).
+//
+// The bases live in device memory (DeviceBases: uploaded once, e.g. the SRS, and reused by many
+// MSMs); scalars are uploaded per call, either as ff::Fr in Montgomery form (converted to canonical
+// on the GPU) or as canonical little-endian Limbs<4> (values >= r reduced mod r, as the CPU's
+// ec::msm_canonical). The result comes back as a CPU Jacobian point and equals ec::msm exactly.
+//
+// Algorithm (msm_impl.cuh, docs/gpu-msm.md): scalars equal to 0 are dropped and scalars equal to 1
+// are summed directly (a tree of point additions), the rest go through Pippenger with signed
+// c-bit window digits: (bucket, point) pairs are radix-sorted per window (CUB), buckets are
+// accumulated by equal slices of the sorted pairs (XYZZ coordinates, mixed additions), then each
+// window is reduced on the GPU by segmented running sums; only the window sums come back and the
+// CPU combines them (c doublings per window).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "ec/bls12_381.hpp"
+#include "gpu/device_buffer.hpp"
+
+namespace cuzk::gpu {
+
+template <class C>
+class DeviceBases;
+
+// A contiguous range of device-resident bases (non-owning; the DeviceBases must outlive it).
+template <class C>
+struct DeviceBasesView {
+  const std::byte* data = nullptr;  // device pointer, device affine layout (x, y; (0, 0) = identity)
+  size_t size = 0;
+};
+
+// Affine bases of G1 (C = ec::G1Config) or G2 (ec::G2Config) copied to device memory once.
+template <class C>
+class DeviceBases {
+ public:
+  using HostAffine = ec::Affine<C>;
+  // Bytes one base takes on the device (G1: 96, G2: 192).
+  static constexpr size_t kBytesPerBase = 2 * sizeof(typename C::Base);
+
+  DeviceBases() = default;
+  explicit DeviceBases(std::span<const HostAffine> bases);
+  size_t size() const { return n_; }
+  size_t bytes() const { return buf_.bytes(); }
+  DeviceBasesView<C> view() const { return {buf_.data(), n_}; }
+  // Bases [first, first + count); throws std::out_of_range past the end.
+  DeviceBasesView<C> view(size_t first, size_t count) const;
+
+ private:
+  DeviceBuffer<std::byte> buf_;
+  size_t n_ = 0;
+};
+
+struct GpuMsmOptions {
+  // Density bitmap with the CPU's semantics (ec::MsmOptions::density): scalars are the full
+  // assignment; scalar i takes part iff bit i is set and then pairs with base number
+  // popcount(bits < i). The bases must number the set bits among the first scalars.size() bits.
+  const std::vector<uint64_t>* density = nullptr;
+  unsigned window_bits = 0;  // c in 2..22; 0 = chosen from the count of scalars other than 0 and 1
+};
+
+// What the last run did (for benchmarks and tuning).
+struct GpuMsmStats {
+  size_t scalars = 0;     // scalars taking part (density applied)
+  size_t nontrivial = 0;  // scalars other than 0 and 1 (through Pippenger)
+  size_t ones = 0;        // scalars equal to 1 (summed directly)
+  unsigned window_bits = 0, windows = 0;
+  float upload_ms = 0;   // scalars (and bitmap) host -> device
+  float compute_ms = 0;  // everything after the upload until the window sums are on the host
+};
+
+// An MSM engine for one group: owns a stream and scratch buffers that grow to the largest size
+// run so far, so repeated MSMs allocate nothing. Not thread-safe; use one per host thread.
+template <class C>
+class Msm {
+ public:
+  using Point = ec::Jacobian<C>;
+  Msm();
+  ~Msm();
+  Msm(Msm&&) noexcept;
+  Msm& operator=(Msm&&) noexcept;
+
+  // Size mismatches (bases vs scalars or density) throw std::invalid_argument.
+  Point run(DeviceBasesView<C> bases, std::span<const ff::Fr> scalars, const GpuMsmOptions& = {});
+  Point run_canonical(DeviceBasesView<C> bases, std::span<const ff::Limbs<4>> scalars, const GpuMsmOptions& = {});
+  const GpuMsmStats& stats() const;
+
+  struct Impl;  // msm_impl.cuh (public only so that the kernel launch stubs may name its types)
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-shot conveniences (a fresh engine per call: scratch allocation included).
+template <class C>
+ec::Jacobian<C> msm(const DeviceBases<C>& bases, std::span<const ff::Fr> scalars, const GpuMsmOptions& opt = {}) {
+  return Msm<C>().run(bases.view(), scalars, opt);
+}
+template <class C>
+ec::Jacobian<C> msm_canonical(const DeviceBases<C>& bases, std::span<const ff::Limbs<4>> scalars,
+                              const GpuMsmOptions& opt = {}) {
+  return Msm<C>().run_canonical(bases.view(), scalars, opt);
+}
+
+using G1DeviceBases = DeviceBases<ec::G1Config>;
+using G2DeviceBases = DeviceBases<ec::G2Config>;
+using G1Msm = Msm<ec::G1Config>;
+using G2Msm = Msm<ec::G2Config>;
+
+extern template class DeviceBases<ec::G1Config>;
+extern template class DeviceBases<ec::G2Config>;
+extern template class Msm<ec::G1Config>;
+extern template class Msm<ec::G2Config>;
+
+}  // namespace cuzk::gpu

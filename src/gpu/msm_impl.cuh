@@ -1,0 +1,466 @@
+#pragma once
+// The curve-dependent half of the GPU MSM (bucket accumulation, bucket and window reduction, the
+// sum of the bases whose scalar is 1) and the host driver, instantiated once per group by
+// msm_g1.cu and msm_g2.cu so that the two compile in parallel.
+//
+// Work and floor (per MSM of m scalars other than 0 and 1, window c, W = ceil(256/c) windows,
+// B = 2^(c-1) buckets per window):
+//   bucket accumulation: W*m mixed XYZZ additions, reading W*m bases (96 B on G1, 192 B on G2)
+//     in random order; the sorted (key, value) pairs are 8 B each, read once by the accumulation,
+//     written and read 3-4 times by the radix sort (c <= 22 bits: 3 passes);
+//   bucket reduction: 2*W*B XYZZ additions (segmented running sums) plus a c-bit scalar
+//     multiplication per segment; window combination: W*c doublings on the CPU.
+//   Example G1 m = 2^26, c = 22, W = 12: 805 M mixed additions (~11 Fq multiplications each,
+//   ~8.9 G Fq multiplications) and 50 M full additions; 77 GB of random base reads. The
+//   multiplications are the floor: the accumulation is compute-bound.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpu/curve.cuh"
+#include "gpu/msm.hpp"
+#include "gpu/msm_internal.hpp"
+
+namespace cuzk::gpu {
+namespace msm_detail {
+
+template <class C>
+struct DevCurveOf;
+template <>
+struct DevCurveOf<ec::G1Config> {
+  using type = G1Curve;
+};
+template <>
+struct DevCurveOf<ec::G2Config> {
+  using type = G2Curve;
+};
+
+constexpr unsigned kBlock = 128;
+constexpr uint64_t kNoKey = ~uint64_t{0};
+
+inline size_t blocks_for(size_t n, unsigned block = kBlock) {
+  return (n + block - 1) / block;
+}
+
+// Out-of-line additions: called from the lighter kernels so that the heavy formulas are compiled
+// once per curve (nvcc compile time), the hot accumulation loop inlines its own copy.
+template <class C>
+__device__ __noinline__ XyzzPoint<C> add_ool(const XyzzPoint<C>& a, const XyzzPoint<C>& b) {
+  return a.add(b);
+}
+template <class C>
+__device__ __noinline__ XyzzPoint<C> add_affine_ool(const XyzzPoint<C>& a, const AffinePoint<C>& b) {
+  return a.add_affine(b);
+}
+template <class C>
+__device__ __noinline__ XyzzPoint<C> dbl_ool(const XyzzPoint<C>& a) {
+  return a.dbl();
+}
+
+// The bases are 96 or 192 bytes at 16-byte aligned addresses (cudaMalloc, views at whole
+// bases): the alignment lets the compiler use 128-bit loads for the random base gathers.
+template <class T>
+struct alignas(16) Aligned16 {
+  T p;
+};
+static_assert(sizeof(Aligned16<AffinePoint<G1Curve>>) == sizeof(AffinePoint<G1Curve>) &&
+                  sizeof(Aligned16<AffinePoint<G2Curve>>) == sizeof(AffinePoint<G2Curve>),
+              "base stride must stay the packed size");
+
+// Bucket accumulation over equal slices of the W*m sorted pairs (window w holds pairs
+// [w*m, (w+1)*m), sorted by digit). A run of equal (window, digit) is a bucket; digit 0 is
+// skipped. A run wholly inside the slice goes straight to its bucket; a run that continues into
+// the next slice is left in tail[t] (this slice started it) or head[t] (it came from the previous
+// slice) for fixup_kernel. Slicing, rather than a thread per bucket, keeps the threads equally
+// loaded whatever the digit distribution (repeated scalars pile into one bucket).
+template <class C>
+__global__ void accumulate_kernel(const AffinePoint<C>* bases, const uint32_t* keys, const uint32_t* vals, size_t m,
+                                  size_t total, size_t slice, uint32_t B, XyzzPoint<C>* buckets, XyzzPoint<C>* head,
+                                  uint64_t* head_key, XyzzPoint<C>* tail, uint64_t* tail_key) {
+  using Xyzz = XyzzPoint<C>;
+  const size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  const size_t start = t * slice;
+  if (start >= total) return;
+  const size_t end = min(start + slice, total);
+  const uint64_t stride = uint64_t{B} + 1;
+  auto full_key = [&](size_t p) { return (p / m) * stride + keys[p]; };
+  head_key[t] = kNoKey;
+  tail_key[t] = kNoKey;
+
+  uint64_t w = start / m;
+  size_t wend = (w + 1) * m;
+  uint64_t cur = w * stride + keys[start];
+  bool first = true;
+  const bool from_left = start > 0 && full_key(start - 1) == cur;
+  Xyzz acc = Xyzz::identity();
+  auto flush = [&](uint64_t key, bool left, bool right) {
+    if (key % stride == 0) return;  // digit 0
+    if (left) {
+      head[t] = acc;
+      head_key[t] = key;
+    } else if (right) {
+      tail[t] = acc;
+      tail_key[t] = key;
+    } else {
+      buckets[(key / stride) * B + key % stride - 1] = acc;
+    }
+  };
+  for (size_t p = start; p < end; ++p) {
+    if (p == wend) {
+      ++w;
+      wend += m;
+    }
+    const uint32_t d = keys[p];
+    const uint64_t key = w * stride + d;
+    if (key != cur) {
+      flush(cur, first && from_left, false);
+      acc = Xyzz::identity();
+      cur = key;
+      first = false;
+    }
+    if (d != 0) {
+      const uint32_t v = vals[p];
+      AffinePoint<C> q = reinterpret_cast<const Aligned16<AffinePoint<C>>*>(bases)[v & ~kNegBit].p;
+      if (v & kNegBit) q = -q;
+      // G1 inlines the mixed addition (the hot loop); G2 calls the out-of-line copy, which keeps
+      // the G2 compile within budget (an inlined Fq2 formula costs minutes of cicc).
+      if constexpr (std::is_same_v<C, G1Curve>)
+        acc = acc.add_affine(q);
+      else
+        acc = add_affine_ool(acc, q);
+    }
+  }
+  const bool to_right = end < total && full_key(end) == cur;
+  flush(cur, first && from_left, to_right);
+}
+
+// Completes the buckets that span slices: the slice that started the run adds the heads of the
+// following slices while they continue it.
+template <class C>
+__global__ void fixup_kernel(size_t slices, uint32_t B, XyzzPoint<C>* buckets, const XyzzPoint<C>* head,
+                             const uint64_t* head_key, const XyzzPoint<C>* tail, const uint64_t* tail_key) {
+  const size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (t >= slices || tail_key[t] == kNoKey) return;
+  const uint64_t key = tail_key[t], stride = uint64_t{B} + 1;
+  XyzzPoint<C> acc = tail[t];
+  for (size_t s = t + 1; s < slices && head_key[s] == key; ++s) acc = add_ool(acc, head[s]);
+  buckets[(key / stride) * B + key % stride - 1] = acc;
+}
+
+// Window reduction, step 1: thread (w, s) takes buckets of digits s*K+1 .. s*K+K of window w and
+// returns sum_d d * bucket_d over them: a running sum from the top gives sum (d - s*K) bucket_d,
+// the rest is (s*K) * (sum of the buckets), a short double-and-add.
+template <class C>
+__global__ void reduce_segments_kernel(const XyzzPoint<C>* buckets, uint32_t B, uint32_t K, size_t total,
+                                       XyzzPoint<C>* out) {
+  using Xyzz = XyzzPoint<C>;
+  const size_t id = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (id >= total) return;
+  const uint32_t segs = B / K;
+  const size_t w = id / segs;
+  const uint32_t s = static_cast<uint32_t>(id % segs);
+  const Xyzz* b = buckets + w * B + size_t{s} * K;
+  Xyzz run = Xyzz::identity(), sum = Xyzz::identity();
+  for (int j = static_cast<int>(K) - 1; j >= 0; --j) {
+    run = add_ool(run, b[j]);
+    sum = add_ool(sum, run);
+  }
+  const uint32_t k = s * K;
+  if (k != 0) {
+    Xyzz mul = Xyzz::identity();
+    for (int bit = 31 - __clz(k); bit >= 0; --bit) {
+      mul = dbl_ool(mul);
+      if ((k >> bit) & 1) mul = add_ool(mul, run);
+    }
+    sum = add_ool(sum, mul);
+  }
+  out[id] = sum;
+}
+
+// Window reduction, step 2 (and the sum of the 1-scalars): groups of `group` points, halved in
+// place: p[g*group + i] += p[g*group + i + half] for i < half.
+template <class C>
+__global__ void halve_kernel(XyzzPoint<C>* p, size_t groups, size_t group, size_t half) {
+  const size_t id = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (id >= groups * half) return;
+  const size_t g = id / half, i = id % half;
+  p[g * group + i] = add_ool(p[g * group + i], p[g * group + i + half]);
+}
+
+// The bases whose scalar is 1: thread t sums indices t, t + T, ... (T threads).
+template <class C>
+__global__ void sum_listed_kernel(const AffinePoint<C>* bases, const uint32_t* idx, size_t n, size_t threads,
+                                  XyzzPoint<C>* out) {
+  const size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (t >= threads) return;
+  XyzzPoint<C> acc = XyzzPoint<C>::identity();
+  for (size_t i = t; i < n; i += threads) acc = add_affine_ool(acc, bases[idx[i]]);
+  out[t] = acc;
+}
+
+template <class T>
+void grow(DeviceBuffer<T>& b, size_t n) {
+  if (b.size() < n) {
+    b = DeviceBuffer<T>();  // free first: the peak stays at one copy
+    b = DeviceBuffer<T>(n);
+  }
+}
+
+template <class C>
+void halve_groups(XyzzPoint<C>* p, size_t groups, size_t group, cudaStream_t s) {
+  for (size_t half = group / 2; half >= 1; half /= 2) {
+    halve_kernel<C><<<blocks_for(groups * half), kBlock, 0, s>>>(p, groups, group, half);
+    CUZK_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+inline size_t pow2_floor(size_t x) {
+  return x == 0 ? 0 : std::bit_floor(x);
+}
+
+// Host field element from the device words (identical layouts).
+template <class HF, class DF>
+HF host_field(const DF& d) {
+  static_assert(sizeof(HF) == sizeof(DF) && std::is_trivially_copyable_v<HF>, "host and device layouts differ");
+  HF h;
+  std::memcpy(static_cast<void*>(&h), &d, sizeof d);
+  return h;
+}
+
+// XYZZ (x = X/ZZ, y = Y/ZZZ) to Jacobian (x = X'/Z'^2, y = Y'/Z'^3) without an inversion:
+// Z' = ZZZ, X' = X*ZZ^2, Y' = Y*ZZZ^2 (using ZZ^3 = ZZZ^2).
+template <class HC, class DC>
+ec::Jacobian<HC> to_host_jacobian(const XyzzPoint<DC>& p) {
+  using HF = typename HC::Base;
+  const HF zz = host_field<HF>(p.ZZ), zzz = host_field<HF>(p.ZZZ);
+  if (zz.is_zero()) return ec::Jacobian<HC>::identity();
+  return ec::Jacobian<HC>(host_field<HF>(p.X) * zz.square(), host_field<HF>(p.Y) * zzz.square(), zzz);
+}
+
+}  // namespace msm_detail
+
+template <class C>
+DeviceBases<C>::DeviceBases(std::span<const HostAffine> bases) : buf_(bases.size() * kBytesPerBase), n_(bases.size()) {
+  using DA = AffinePoint<typename msm_detail::DevCurveOf<C>::type>;
+  static_assert(sizeof(DA) == kBytesPerBase, "device affine layout");
+  static_assert(sizeof(typename C::Base) == sizeof(typename DA::F), "host and device field layouts differ");
+  // Converted (flag dropped: identity = (0, 0)) through a pinned staging buffer in chunks.
+  constexpr size_t kChunk = size_t{1} << 16;
+  PinnedBuffer<DA> stage(std::min(kChunk, bases.size()));
+  for (size_t off = 0; off < bases.size(); off += kChunk) {
+    const size_t k = std::min(kChunk, bases.size() - off);
+    for (size_t i = 0; i < k; ++i) {
+      const HostAffine& h = bases[off + i];
+      DA& d = stage.data()[i];
+      if (h.is_identity()) {
+        std::memset(static_cast<void*>(&d), 0, sizeof d);
+      } else {
+        std::memcpy(static_cast<void*>(&d.x), &h.x, sizeof d.x);
+        std::memcpy(static_cast<void*>(&d.y), &h.y, sizeof d.y);
+      }
+    }
+    CUZK_CUDA_CHECK(
+        cudaMemcpy(buf_.data() + off * kBytesPerBase, stage.data(), k * sizeof(DA), cudaMemcpyHostToDevice));
+  }
+}
+
+template <class C>
+DeviceBasesView<C> DeviceBases<C>::view(size_t first, size_t count) const {
+  if (first > n_ || count > n_ - first)
+    throw std::out_of_range("DeviceBases::view: [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                            ") is past the " + std::to_string(n_) + " bases");
+  return {buf_.data() + first * kBytesPerBase, count};
+}
+
+template <class C>
+struct Msm<C>::Impl {
+  using DC = typename msm_detail::DevCurveOf<C>::type;
+  using Xyzz = XyzzPoint<DC>;
+  using DAffine = AffinePoint<DC>;
+  static constexpr unsigned kMaxWindows = msm_detail::num_windows(2);
+
+  Stream stream;
+  Event ev_start, ev_uploaded, ev_done;
+  DeviceBuffer<uint32_t> scalars, nt_scal, nt_idx, one_idx, counts{2}, dens_prefix;
+  DeviceBuffer<uint64_t> density;
+  DeviceBuffer<uint32_t> keys_in, keys_out, vals_in, vals_out;
+  DeviceBuffer<std::byte> sort_temp;
+  DeviceBuffer<Xyzz> buckets, head, tail, partial, ones_partial;
+  DeviceBuffer<uint64_t> head_key, tail_key;
+  PinnedBuffer<uint32_t> host_counts{2};
+  PinnedBuffer<Xyzz> host_points{kMaxWindows + 1};
+  GpuMsmStats stats;
+  int sms = msm_detail::sm_count();
+  int accumulate_blocks_per_sm = 0;
+
+  Impl() {
+    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &accumulate_blocks_per_sm, msm_detail::accumulate_kernel<DC>, msm_detail::kBlock, 0));
+    accumulate_blocks_per_sm = std::max(accumulate_blocks_per_sm, 1);
+  }
+
+  Point run(DeviceBasesView<C> bases, const void* host_scalars, size_t n, bool mont, const GpuMsmOptions& opt);
+};
+
+template <class C>
+typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* host_scalars, size_t n, bool mont,
+                                         const GpuMsmOptions& opt) {
+  using namespace msm_detail;
+  const char* what = std::is_same_v<C, ec::G1Config> ? "gpu::Msm<G1>" : "gpu::Msm<G2>";
+  if (n >= (size_t{1} << 31)) throw std::invalid_argument(std::string(what) + ": at most 2^31 - 1 scalars");
+  size_t taking = n;
+  std::vector<uint32_t> prefix;
+  if (opt.density) {
+    const size_t words = (n + 63) / 64;
+    if (opt.density->size() < words)
+      throw std::invalid_argument(std::string(what) + ": density bitmap has " + std::to_string(opt.density->size()) +
+                                  " words, " + std::to_string(n) + " scalars need " + std::to_string(words));
+    prefix.resize(words);
+    taking = 0;
+    for (size_t k = 0; k < words; ++k) {
+      prefix[k] = static_cast<uint32_t>(taking);
+      uint64_t word = (*opt.density)[k];
+      if (k == words - 1 && n % 64 != 0) word &= (uint64_t{1} << (n % 64)) - 1;
+      taking += static_cast<size_t>(std::popcount(word));
+    }
+  }
+  if (bases.size != taking)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(bases.size) + " bases for " +
+                                std::to_string(taking) + " scalars" + (opt.density ? " (density bits set)" : ""));
+  if (opt.window_bits != 0 && (opt.window_bits < 2 || opt.window_bits > 22))
+    throw std::invalid_argument(std::string(what) + ": window_bits must be 0 (auto) or in 2..22");
+  stats = GpuMsmStats{};
+  stats.scalars = taking;
+  if (taking == 0) return Point::identity();
+
+  const cudaStream_t s = stream.get();
+  const auto* dbases = reinterpret_cast<const DAffine*>(bases.data);
+  ev_start.record(s);
+  grow(scalars, 8 * n);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(scalars.data(), host_scalars, 32 * n, cudaMemcpyHostToDevice, s));
+  if (opt.density) {
+    grow(density, prefix.size());
+    grow(dens_prefix, prefix.size());
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(density.data(), opt.density->data(), prefix.size() * 8, cudaMemcpyHostToDevice, s));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(dens_prefix.data(), prefix.data(), prefix.size() * 4, cudaMemcpyHostToDevice, s));
+  }
+  ev_uploaded.record(s);
+
+  grow(nt_scal, 8 * taking);
+  grow(nt_idx, taking);
+  grow(one_idx, taking);
+  CUZK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(uint32_t), s));
+  launch_classify(scalars.data(), n, mont, opt.density ? density.data() : nullptr,
+                  opt.density ? dens_prefix.data() : nullptr, nt_scal.data(), nt_idx.data(), one_idx.data(),
+                  counts.data(), s);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(host_counts.data(), counts.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+  stream.sync();  // the sizes below depend on the counts
+  const size_t m = host_counts.data()[0], ones = host_counts.data()[1];
+  stats.nontrivial = m;
+  stats.ones = ones;
+
+  Xyzz* hp = host_points.data();
+  if (ones > 0) {
+    // Threads summing >= 16 points each, a power of two for the halving tree.
+    const size_t threads = std::clamp<size_t>(pow2_floor(ones / 16), 1, size_t{1} << 14);
+    grow(ones_partial, threads);
+    sum_listed_kernel<DC>
+        <<<blocks_for(threads), kBlock, 0, s>>>(dbases, one_idx.data(), ones, threads, ones_partial.data());
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    halve_groups<DC>(ones_partial.data(), 1, threads, s);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(hp + kMaxWindows, ones_partial.data(), sizeof(Xyzz), cudaMemcpyDeviceToHost, s));
+  }
+  unsigned c = 0, W = 0;
+  if (m > 0) {
+    c = opt.window_bits ? opt.window_bits : choose_window_bits(m);
+    W = num_windows(c);
+    const uint32_t B = 1u << (c - 1);
+    const size_t total = W * m;
+    grow(keys_in, total);
+    grow(vals_in, total);
+    grow(keys_out, total);
+    grow(vals_out, total);
+    launch_recode(nt_scal.data(), nt_idx.data(), m, c, keys_in.data(), vals_in.data(), s);
+    const size_t temp = sort_temp_bytes(m, c);
+    grow(sort_temp, temp);
+    sort_windows(sort_temp.data(), temp, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(), m, c, s);
+
+    // One wave of equally loaded threads (at least 8 pairs each).
+    const size_t wave = size_t{static_cast<unsigned>(sms)} * accumulate_blocks_per_sm * kBlock;
+    const size_t slice = std::max<size_t>(8, (total + wave - 1) / wave);
+    const size_t slices = (total + slice - 1) / slice;
+    grow(buckets, size_t{W} * B);
+    grow(head, slices);
+    grow(tail, slices);
+    grow(head_key, slices);
+    grow(tail_key, slices);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(buckets.data(), 0, size_t{W} * B * sizeof(Xyzz), s));  // ZZ = 0: identity
+    accumulate_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(dbases, keys_out.data(), vals_out.data(), m, total,
+                                                                slice, B, buckets.data(), head.data(), head_key.data(),
+                                                                tail.data(), tail_key.data());
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    fixup_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(slices, B, buckets.data(), head.data(), head_key.data(),
+                                                           tail.data(), tail_key.data());
+    CUZK_CUDA_CHECK(cudaGetLastError());
+
+    // Segments of K buckets: about one wave of threads for the whole reduction.
+    const size_t want = size_t{static_cast<unsigned>(sms)} * 256;
+    const uint32_t K =
+        static_cast<uint32_t>(std::clamp<size_t>(std::bit_ceil((size_t{W} * B + want - 1) / want), 1, B));
+    const size_t segs = B / K;
+    grow(partial, W * segs);
+    reduce_segments_kernel<DC><<<blocks_for(W * segs), kBlock, 0, s>>>(buckets.data(), B, K, W * segs, partial.data());
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    halve_groups<DC>(partial.data(), W, segs, s);
+    // Window sums: the first point of each group.
+    CUZK_CUDA_CHECK(cudaMemcpy2DAsync(hp, sizeof(Xyzz), partial.data(), segs * sizeof(Xyzz), sizeof(Xyzz), W,
+                                      cudaMemcpyDeviceToHost, s));
+  }
+  ev_done.record(s);
+  ev_done.sync();
+  stats.window_bits = c;
+  stats.windows = W;
+  stats.upload_ms = ev_uploaded.elapsed_ms_since(ev_start);
+  stats.compute_ms = ev_done.elapsed_ms_since(ev_uploaded);
+
+  // Horner over the windows on the CPU: W*c doublings.
+  Point acc = Point::identity();
+  for (unsigned w = W; w-- > 0;) {
+    for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
+    acc += to_host_jacobian<C>(hp[w]);
+  }
+  if (ones > 0) acc += to_host_jacobian<C>(hp[kMaxWindows]);
+  return acc;
+}
+
+template <class C>
+Msm<C>::Msm() : impl_(std::make_unique<Impl>()) {}
+template <class C>
+Msm<C>::~Msm() = default;
+template <class C>
+Msm<C>::Msm(Msm&&) noexcept = default;
+template <class C>
+Msm<C>& Msm<C>::operator=(Msm&&) noexcept = default;
+
+template <class C>
+typename Msm<C>::Point Msm<C>::run(DeviceBasesView<C> bases, std::span<const ff::Fr> scalars,
+                                   const GpuMsmOptions& opt) {
+  static_assert(sizeof(ff::Fr) == 32, "Fr must be 4 raw 64-bit limbs");
+  return impl_->run(bases, scalars.data(), scalars.size(), true, opt);
+}
+template <class C>
+typename Msm<C>::Point Msm<C>::run_canonical(DeviceBasesView<C> bases, std::span<const ff::Limbs<4>> scalars,
+                                             const GpuMsmOptions& opt) {
+  static_assert(sizeof(ff::Limbs<4>) == 32, "Limbs<4> must be 32 bytes");
+  return impl_->run(bases, scalars.data(), scalars.size(), false, opt);
+}
+template <class C>
+const GpuMsmStats& Msm<C>::stats() const {
+  return impl_->stats;
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,48 @@
+#pragma once
+// Curve-independent pieces of the GPU MSM (msm_scalars.cu), shared by the G1 and G2 drivers:
+// scalar classification (0 / 1 / other, density), signed-digit recoding, the per-window sort and
+// the window-size choice.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuzk::gpu::msm_detail {
+
+// Bit 31 of a sorted value marks a negative digit; the low 31 bits are the base index.
+inline constexpr uint32_t kNegBit = 0x80000000u;
+
+// Number of signed-digit windows of width c covering 256 bits (scalars < r < 2^255, so the top
+// window never carries out).
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+    constexpr unsigned
+    num_windows(unsigned c) {
+  return (256 + c - 1) / c;
+}
+// The window width minimizing windows * (additions into buckets + additions in the reduction).
+unsigned choose_window_bits(size_t nontrivial);
+int sm_count();
+
+// For i < n: drops scalars that are 0 or whose density bit is clear, lists the base index of
+// scalars equal to 1 in one_idx, and the canonical value (8 words) and base index of the others in
+// nt_scal / nt_idx. counts[0] / counts[1] receive the two list lengths (must be zeroed before).
+// mont: the input is in Montgomery form; otherwise canonical, reduced mod r.
+// density / density_prefix (popcount of the words before): nullptr = every scalar has its base.
+void launch_classify(const uint32_t* scalars, size_t n, bool mont, const uint64_t* density,
+                     const uint32_t* density_prefix, uint32_t* nt_scal, uint32_t* nt_idx, uint32_t* one_idx,
+                     uint32_t* counts, cudaStream_t s);
+
+// Signed c-bit digits of the m listed scalars: for window w, keys[w*m + j] = |digit| and
+// vals[w*m + j] = base index | kNegBit if the digit is negative.
+void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
+                   uint32_t* vals, cudaStream_t s);
+
+// Temporary storage for sort_windows on m pairs per window.
+size_t sort_temp_bytes(size_t m, unsigned c);
+// Sorts each window's m (key, value) pairs by key (c bits), from *_in into *_out.
+void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
+                  uint32_t* vals_out, size_t m, unsigned c, cudaStream_t s);
+
+}  // namespace cuzk::gpu::msm_detail
