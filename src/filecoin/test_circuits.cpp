@@ -135,27 +135,33 @@ const std::vector<Entry>& entries() {
          return size_t{0};
        }},
       {"create-label-porep",
-       "create_label_circuit as the PoRep circuit uses it: replica_id and parents to_bits_le of numbers, "
-       "constant layer, allocated node (522,269 besides that setup)",
+       "create_label_circuit as the PoRep circuit calls it (circuit/params.rs, a layer > 1): replica_id and 14 "
+       "parent labels as reverse_bit_numbering(to_bits_le), repeated to 37, constant layer, allocated challenge "
+       "(522,269 besides that setup)",
        [](RecordingCS& cs, const TestCircuitParams&, std::string& ref) {
          std::vector<Boolean> id;
          {
            auto ns = cs.namespace_([] { return "replica_id"; });
-           id = AllocatedNum::alloc(cs, std::nullopt).to_bits_le(cs);
+           id = gadgets::reverse_bit_numbering(AllocatedNum::alloc(cs, std::nullopt).to_bits_le(cs));
          }
          gadgets::UInt64 node;
          {
            auto ns = cs.namespace_([] { return "challenge"; });
            node = gadgets::UInt64::alloc(cs, std::nullopt);
          }
-         std::vector<std::vector<Boolean>> parents;
-         for (size_t i = 0; i < kTotalParents; ++i) {
-           auto ns = cs.namespace_([&] { return "parent " + std::to_string(i); });
-           parents.push_back(AllocatedNum::alloc(cs, std::nullopt).to_bits_le(cs));
+         {
+           auto ns = cs.namespace_([] { return "challenge input"; });
+           node.pack_into_input(cs);
          }
+         std::vector<std::vector<Boolean>> parents;
+         for (size_t i = 0; i < kDegree; ++i) {
+           auto ns = cs.namespace_([&] { return "parent " + std::to_string(i) + "_bits"; });
+           parents.push_back(gadgets::reverse_bit_numbering(AllocatedNum::alloc(cs, std::nullopt).to_bits_le(cs)));
+         }
+         for (size_t i = 0; parents.size() < kTotalParents; ++i) parents.push_back(parents[i]);
          const size_t setup = cs.num_constraints();
          auto ns = cs.namespace_([] { return "create_label"; });
-         create_label_circuit(cs, std::span<const Boolean>(id), parents, gadgets::UInt32::constant(1), node);
+         create_label_circuit(cs, std::span<const Boolean>(id), parents, gadgets::UInt32::constant(2), node);
          ref = "filecoin-circuits.md 2.3: create_label_circuit 522,269 (SHA-256 522,268 + pack 1)";
          return setup;
        }},
