@@ -78,7 +78,8 @@ TEST(CreateLabel, ReferenceTestCountAndValue) {
   EXPECT_EQ(out.value(), node_bytes_to_fr(want));
 
   // A flipped parent bit changes the digest: the packed label no longer matches the bits.
-  cs.set_value(parent_bits[5][17].bit().var, cs.value_of(parent_bits[5][17].bit().var).is_zero() ? Fr::one() : Fr::zero());
+  cs.set_value(parent_bits[5][17].bit().var,
+               cs.value_of(parent_bits[5][17].bit().var).is_zero() ? Fr::one() : Fr::zero());
   EXPECT_FALSE(cs.is_satisfied());
 }
 

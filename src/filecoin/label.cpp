@@ -52,7 +52,8 @@ gadgets::NodeBytes create_label(const StackedGraph& g, std::span<const uint8_t, 
   const auto head = label_preimage_head(replica_id, layer, node);
   msg.assign(head.begin(), head.end());
   if (node > 0) {
-    for (const auto& p : label_parents(g, layer, node, layer_labels, exp_labels)) msg.insert(msg.end(), p.begin(), p.end());
+    for (const auto& p : label_parents(g, layer, node, layer_labels, exp_labels))
+      msg.insert(msg.end(), p.begin(), p.end());
   }
   gadgets::Sha256Digest d = gadgets::sha256_native(msg);
   gadgets::trim_to_fr32(d);
@@ -65,7 +66,8 @@ std::vector<std::vector<uint8_t>> generate_labels(const StackedGraph& g, std::sp
   const size_t n = g.nodes();
   for (uint32_t layer = 1; layer <= layers; ++layer) {
     std::vector<uint8_t> cur(n * 32);
-    const std::span<const uint8_t> prev = out.empty() ? std::span<const uint8_t>() : std::span<const uint8_t>(out.back());
+    const std::span<const uint8_t> prev =
+        out.empty() ? std::span<const uint8_t>() : std::span<const uint8_t>(out.back());
     for (uint64_t node = 0; node < n; ++node) {
       const gadgets::NodeBytes l = create_label(g, replica_id, layer, node, cur, prev);
       std::copy(l.begin(), l.end(), cur.begin() + static_cast<std::ptrdiff_t>(node * 32));

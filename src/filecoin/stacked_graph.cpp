@@ -55,6 +55,8 @@ std::vector<uint8_t> StackedGraph::parent_cache_bytes() const {
   return out;
 }
 
-gadgets::Sha256Digest StackedGraph::parent_cache_digest() const { return gadgets::sha256_native(parent_cache_bytes()); }
+gadgets::Sha256Digest StackedGraph::parent_cache_digest() const {
+  return gadgets::sha256_native(parent_cache_bytes());
+}
 
 }  // namespace cuzk::filecoin

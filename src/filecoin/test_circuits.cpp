@@ -63,7 +63,8 @@ const std::vector<Entry>& entries() {
        }},
       {"sha256", "SHA-256 with padding of --bits allocated bits (bellperson: 512 bits -> 44,874)",
        [](RecordingCS& cs, const TestCircuitParams& p, std::string& ref) {
-         if (p.bits % 8 != 0 || p.bits > 1 << 20) throw std::invalid_argument("--bits must be a multiple of 8, <= 2^20");
+         if (p.bits % 8 != 0 || p.bits > 1 << 20)
+           throw std::invalid_argument("--bits must be a multiple of 8, <= 2^20");
          const auto in = blank_bits(cs, p.bits, "input bit ");
          gadgets::sha256(cs, std::span<const Boolean>(in));
          ref = "bellperson sha256.rs: 44,874 for 512 bits, besides the input bits";
@@ -76,8 +77,9 @@ const std::vector<Entry>& entries() {
          ref = "filecoin-circuits.md 2.3: 512 + 44,866 + 1 = 45,379";
          return size_t{0};
        }},
-      {"por", "PoR inclusion proof (storage-proofs-core tests/por_circuit.rs): --hasher, --arity, --sub-arity, "
-              "--top-arity, --leaves, --private-root",
+      {"por",
+       "PoR inclusion proof (storage-proofs-core tests/por_circuit.rs): --hasher, --arity, --sub-arity, "
+       "--top-arity, --leaves, --private-root",
        [](RecordingCS& cs, const TestCircuitParams& p, std::string& ref) {
          if (p.hasher != "sha256") {
            throw std::invalid_argument("por: hasher '" + p.hasher + "' is not available (only sha256 so far)");
@@ -88,8 +90,9 @@ const std::vector<Entry>& entries() {
          gadgets::por_circuit<gadgets::Sha256Hasher>(cs, gadgets::Root::val(std::nullopt),
                                                      gadgets::AuthPath::blank(shape, leaves),
                                                      gadgets::Root::val(std::nullopt), p.private_root);
-         ref = "por_circuit.rs (64 leaves per base tree, public root): sha256 2 -> 272,295, 4 -> 216,258, "
-               "8 -> 250,987";
+         ref =
+             "por_circuit.rs (64 leaves per base tree, public root): sha256 2 -> 272,295, 4 -> 216,258, "
+             "8 -> 250,987";
          return size_t{0};
        }},
       {"insert", "insertion.rs insert into --size slots (2/4/8 -> 2/8/22; others size*(size-1))",

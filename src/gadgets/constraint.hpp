@@ -7,8 +7,9 @@ namespace cuzk::gadgets {
 // a * ONE = b.
 template <ConstraintSystem CS, class NameFn>
 void enforce_equal_nums(CS& cs, NameFn&& name, const AllocatedNum& a, const AllocatedNum& b) {
-  cs.enforce(std::forward<NameFn>(name), [&](LC lc) { return lc + a.var(); }, [](LC lc) { return lc + CS::one(); },
-             [&](LC lc) { return lc + b.var(); });
+  cs.enforce(
+      std::forward<NameFn>(name), [&](LC lc) { return lc + a.var(); }, [](LC lc) { return lc + CS::one(); },
+      [&](LC lc) { return lc + b.var(); });
 }
 
 }  // namespace cuzk::gadgets

@@ -27,6 +27,8 @@ inline Fr node_bytes_to_fr(std::span<const uint8_t, 32> b) {
 }
 
 // Clears the two most significant bits of the little-endian 32-byte value.
-inline void trim_to_fr32(std::span<uint8_t, 32> b) { b[31] &= 0x3f; }
+inline void trim_to_fr32(std::span<uint8_t, 32> b) {
+  b[31] &= 0x3f;
+}
 
 }  // namespace cuzk::gadgets

@@ -40,10 +40,9 @@ AllocatedNum named_pick(CS& cs, NameFn&& name, const Boolean& cond, const Alloca
 
 inline void check_insert_shape(size_t slots, size_t bits, size_t elements) {
   if (elements + 1 != slots || bits != static_cast<size_t>(std::countr_zero(slots))) {
-    throw std::invalid_argument("insert into " + std::to_string(slots) + " slots needs " +
-                                std::to_string(slots - 1) + " elements and " +
-                                std::to_string(std::countr_zero(slots)) + " bits; got " + std::to_string(elements) +
-                                " and " + std::to_string(bits));
+    throw std::invalid_argument("insert into " + std::to_string(slots) + " slots needs " + std::to_string(slots - 1) +
+                                " elements and " + std::to_string(std::countr_zero(slots)) + " bits; got " +
+                                std::to_string(elements) + " and " + std::to_string(bits));
   }
 }
 
@@ -86,8 +85,10 @@ std::vector<AllocatedNum> insert_2(CS& cs, const AllocatedNum& x, std::span<cons
                                    std::span<const AllocatedNum> e) {
   detail::check_insert_shape(2, bits.size(), e.size());
   std::vector<AllocatedNum> out;
-  out.push_back(detail::named_pick(cs, [] { return "binary insert 0"; }, bits[0], e[0], x));
-  out.push_back(detail::named_pick(cs, [] { return "binary insert 1"; }, bits[0], x, e[0]));
+  out.push_back(detail::named_pick(
+      cs, [] { return "binary insert 0"; }, bits[0], e[0], x));
+  out.push_back(detail::named_pick(
+      cs, [] { return "binary insert 1"; }, bits[0], x, e[0]));
   return out;
 }
 
@@ -100,7 +101,8 @@ std::vector<AllocatedNum> insert_4(CS& cs, const AllocatedNum& x, std::span<cons
   const Boolean &b0 = bits[0], &b1 = bits[1];
   const AllocatedNum &a = x, &b = e[0], &c = e[1], &d = e[2];
   auto p = [&](const char* name, const Boolean& cond, const AllocatedNum& t, const AllocatedNum& f) {
-    return detail::named_pick(cs, [name] { return name; }, cond, t, f);
+    return detail::named_pick(
+        cs, [name] { return name; }, cond, t, f);
   };
   const AllocatedNum p0_x0 = p("p0_x0", b0, b, a);
   const AllocatedNum p0 = p("p0", b1, b, p0_x0);
@@ -133,7 +135,8 @@ std::vector<AllocatedNum> insert_8(CS& cs, const AllocatedNum& x, std::span<cons
   }
   const AllocatedNum &a = x, &b = e[0], &c = e[1], &d = e[2], &ee = e[3], &f = e[4], &g = e[5], &h = e[6];
   auto p = [&](const char* name, const Boolean& cond, const AllocatedNum& t, const AllocatedNum& fl) {
-    return detail::named_pick(cs, [name] { return name; }, cond, t, fl);
+    return detail::named_pick(
+        cs, [name] { return name; }, cond, t, fl);
   };
   const AllocatedNum p0_xx0 = p("p0_xx0", nor01, a, b);
   const AllocatedNum p0 = p("p0", b2, b, p0_xx0);

@@ -106,8 +106,7 @@ struct MerkleProof {
       }
       return true;
     };
-    return climb(base, shape.base_arity) && climb(sub, shape.sub_arity) && climb(top, shape.top_arity) &&
-           cur == root;
+    return climb(base, shape.base_arity) && climb(sub, shape.sub_arity) && climb(top, shape.top_arity) && cur == root;
   }
 };
 
@@ -146,8 +145,7 @@ class MerkleTree {
 
   MerkleProof prove(size_t i) const {
     if (i >= leaves()) {
-      throw std::out_of_range("leaf " + std::to_string(i) + " of a tree with " + std::to_string(leaves()) +
-                              " leaves");
+      throw std::out_of_range("leaf " + std::to_string(i) + " of a tree with " + std::to_string(leaves()) + " leaves");
     }
     const size_t per = bases_.front().front().size(), t = i / per;
     MerkleProof p{shape_, bases_[t].front()[i % per], root_, {}, {}, {}};

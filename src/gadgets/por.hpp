@@ -58,7 +58,8 @@ struct AuthPath {
   // levels plus one sub and one top level where the shape has them.
   static AuthPath blank(const MerkleShape& shape, size_t leaves) {
     AuthPath p{shape, {}, {}, {}};
-    p.base.assign(shape.base_path_length(leaves), PathElement{std::vector<std::optional<Fr>>(shape.base_arity - 1), {}});
+    p.base.assign(shape.base_path_length(leaves),
+                  PathElement{std::vector<std::optional<Fr>>(shape.base_arity - 1), {}});
     if (shape.sub_arity != 0) p.sub.push_back({std::vector<std::optional<Fr>>(shape.sub_arity - 1), {}});
     if (shape.top_arity != 0) p.top.push_back({std::vector<std::optional<Fr>>(shape.top_arity - 1), {}});
     return p;
@@ -142,7 +143,8 @@ void por_circuit(CS& cs, const Root& value, const AuthPath& path, const Root& ro
     auto ns = cs.namespace_([] { return "root_value"; });
     rt = root.allocated(cs);
   }
-  enforce_equal_nums(cs, [] { return "enforce root is correct"; }, cur, rt);
+  enforce_equal_nums(
+      cs, [] { return "enforce root is correct"; }, cur, rt);
   if (!private_root) {
     auto ns = cs.namespace_([] { return "root"; });
     rt.inputize(cs);
