@@ -323,4 +323,36 @@ TEST(Por, PrivateRootVarRootAndCompoundShapes) {
   }
 }
 
+// SnapDeals' por_no_challenge_input: caller-supplied challenge bits, leaf, siblings and root;
+// per level insert + hash, then one root constraint and no input. For an arity-8, 64-leaf SHA-256
+// tree that is the PoR count less the 6 index-bit constraints, packing, and inputize:
+// 250,987 − 6 − 1 − 1 = 250,979. A wrong root or challenge bit is rejected.
+TEST(Por, NoChallengeInput) {
+  Xoshiro256 rng(38);
+  const MerkleShape shape{8, 0, 0};
+  const MerkleTree<Sha256Hasher> tree(random_frs(rng, 64), shape);
+  const size_t i = 45;
+  const MerkleProof p = tree.prove(i);
+  TestCS cs;
+  const auto bits = alloc_index_bits(cs, i, 6);
+  const AllocatedNum leaf = alloc_nums(cs, {p.leaf}, "leaf ")[0];
+  std::vector<std::vector<AllocatedNum>> path;
+  for (size_t l = 0; l < p.base.size(); ++l)
+    path.push_back(alloc_nums(cs, p.base[l].siblings, "level " + std::to_string(l) + " "));
+  const AllocatedNum root = alloc_nums(cs, {tree.root()}, "root ")[0];
+  const size_t before = cs.num_constraints();
+  por_no_challenge_input<Sha256Hasher>(cs, shape, std::span<const Boolean>(bits), leaf, path, root);
+  EXPECT_EQ(cs.num_constraints() - before, 250979u);
+  EXPECT_EQ(cs.num_inputs(), 1u);
+  EXPECT_TRUE(cs.is_satisfied());
+  cs.set_value(root.var(), tree.root() + Fr::one());
+  EXPECT_EQ(cs.which_is_unsatisfied(), std::optional<std::string>("calculated root == provided root"));
+  cs.set_value(root.var(), tree.root());
+  cs.set_value(bits[5].bit().var, Fr::zero());  // 45 = 0b101101: bit 5 was 1
+  EXPECT_FALSE(cs.is_satisfied());
+  EXPECT_THROW(
+      por_no_challenge_input<Sha256Hasher>(cs, shape, std::span<const Boolean>(bits).first(5), leaf, path, root),
+      std::invalid_argument);
+}
+
 }  // namespace

@@ -151,6 +151,51 @@ void por_circuit(CS& cs, const Root& value, const AuthPath& path, const Root& ro
   }
 }
 
+// storage-proofs-core por.rs por_no_challenge_input (SnapDeals): the same climb, but the caller
+// supplies the challenge bits (little-endian, consumed log2(arity) per level), the leaf, the
+// siblings of every level (base levels, then sub, then top) and the root as existing variables;
+// no public input, and the root check is computed · ONE = root. Per level: insert ("merkle proof
+// insert (height=h)"), then the hash ("merkle proof hash (height=h)").
+template <MerkleHasher H, ConstraintSystem CS>
+void por_no_challenge_input(CS& cs, const MerkleShape& shape, std::span<const Boolean> challenge_bits,
+                            const AllocatedNum& leaf, const std::vector<std::vector<AllocatedNum>>& path_values,
+                            const AllocatedNum& root) {
+  shape.validate();
+  const size_t extra = (shape.sub_arity != 0 ? 1 : 0) + (shape.top_arity != 0 ? 1 : 0);
+  if (path_values.size() < extra) throw std::invalid_argument("por_no_challenge_input: path too short for the shape");
+  const size_t base_len = path_values.size() - extra;
+  auto log2 = [](size_t a) { return a == 0 ? size_t{0} : static_cast<size_t>(std::countr_zero(a)); };
+  if (challenge_bits.size() != base_len * log2(shape.base_arity) + log2(shape.sub_arity) + log2(shape.top_arity)) {
+    throw std::invalid_argument("por_no_challenge_input: " + std::to_string(challenge_bits.size()) +
+                                " challenge bits do not match the path's " + std::to_string(path_values.size()) +
+                                " levels");
+  }
+  AllocatedNum cur = leaf;
+  size_t height = 0, bit = 0;
+  auto climb = [&](size_t arity, const std::vector<AllocatedNum>& siblings) {
+    if (siblings.size() + 1 != arity) {
+      throw std::invalid_argument("por_no_challenge_input: level " + std::to_string(height) + " has " +
+                                  std::to_string(siblings.size()) + " siblings; arity " + std::to_string(arity) +
+                                  " needs " + std::to_string(arity - 1));
+    }
+    const auto nbits = static_cast<size_t>(std::countr_zero(arity));
+    std::vector<AllocatedNum> preimage;
+    {
+      auto ns = cs.namespace_([&] { return "merkle proof insert (height=" + std::to_string(height) + ")"; });
+      preimage = insert(cs, cur, challenge_bits.subspan(bit, nbits), std::span<const AllocatedNum>(siblings));
+    }
+    bit += nbits;
+    auto ns = cs.namespace_([&] { return "merkle proof hash (height=" + std::to_string(height) + ")"; });
+    cur = H::hash_multi_leaf_circuit(cs, std::span<const AllocatedNum>(preimage), height);
+    ++height;
+  };
+  for (size_t i = 0; i < base_len; ++i) climb(shape.base_arity, path_values[i]);
+  if (shape.sub_arity != 0) climb(shape.sub_arity, path_values[base_len]);
+  if (shape.top_arity != 0) climb(shape.top_arity, path_values[base_len + 1]);
+  enforce_equal_nums(
+      cs, [] { return "calculated root == provided root"; }, cur, root);
+}
+
 // The verifier's public inputs for por_circuit: the challenge, then the root unless private
 // (PoRCompound::generate_public_inputs).
 inline std::vector<Fr> por_public_inputs(uint64_t challenge, std::optional<Fr> root) {
