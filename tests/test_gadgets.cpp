@@ -16,6 +16,7 @@
 #include "gadgets/multipack.hpp"
 #include "gadgets/num.hpp"
 #include "gadgets/sha256.hpp"
+#include "gadgets/sha256_hasher.hpp"
 #include "gadgets/sha256_native.hpp"
 #include "gadgets/uint32.hpp"
 #include "r1cs/r1cs.hpp"
@@ -599,17 +600,8 @@ TEST(Gadgets, Sha256RejectsCorruptedWitness) {
   EXPECT_TRUE(cs.is_satisfied());
 }
 
-// storage-proofs-core's reverse_bit_numbering: pad to whole bytes with constant false, then
-// reverse the bits within each byte.
-std::vector<Boolean> reverse_bit_numbering(std::vector<Boolean> bits) {
-  while (bits.size() % 8 != 0) bits.push_back(Boolean::constant(false));
-  for (size_t i = 0; i < bits.size(); i += 8) std::reverse(bits.begin() + i, bits.begin() + i + 8);
-  return bits;
-}
-
-// SHA-256 of two field elements the way Filecoin's binary SHA-256 Merkle hash does it (each
-// to_bits_le, bit numbering reversed: the little-endian bytes MSB first, with a constant 0 where
-// the 256th bit would be), digest bits reversed back and the first 254 packed.
+// Two allocated numbers and filecoin-hashers' Sha256 hash2_circuit of them (gadgets/sha256_hasher.hpp:
+// each to_bits_le, bit numbering reversed, SHA-256, digest reversed back, first 254 bits packed).
 template <class CS>
 AllocatedNum sha256_hash2(CS& cs, std::optional<Fr> l, std::optional<Fr> r) {
   AllocatedNum a, b;
@@ -621,23 +613,7 @@ AllocatedNum sha256_hash2(CS& cs, std::optional<Fr> l, std::optional<Fr> r) {
     auto ns = cs.namespace_([] { return "right"; });
     b = AllocatedNum::alloc(cs, r);
   }
-  std::vector<Boolean> preimage;
-  {
-    auto ns = cs.namespace_([] { return "left bits"; });
-    preimage = reverse_bit_numbering(a.to_bits_le(cs));
-  }
-  {
-    auto ns = cs.namespace_([] { return "right bits"; });
-    const std::vector<Boolean> rb = reverse_bit_numbering(b.to_bits_le(cs));
-    preimage.insert(preimage.end(), rb.begin(), rb.end());
-  }
-  std::vector<Boolean> digest;
-  {
-    auto ns = cs.namespace_([] { return "sha256"; });
-    digest = reverse_bit_numbering(sha256(cs, std::span<const Boolean>(preimage)));
-  }
-  auto ns = cs.namespace_([] { return "pack"; });
-  return pack_bits(cs, std::span<const Boolean>(digest));
+  return Sha256Hasher::hash2_circuit(cs, a, b);
 }
 
 // filecoin-circuits.md 2.3: hash of two AllocatedNums = 2 x 256 (to_bits_le) + 44,866 (SHA-256

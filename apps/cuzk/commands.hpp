@@ -49,6 +49,18 @@ struct Groth16Options {
 void add_groth16_commands(CLI::App& app, Groth16Options& o);
 int run_groth16(const Groth16Options& o);
 
+struct CircuitOptions {
+  std::string action;  // info (set by the parser)
+  std::string circuit;
+  std::string hasher = "sha256";
+  size_t arity = 2, sub_arity = 0, top_arity = 0, leaves = 0, size = 8, bits = 512;
+  bool private_root = false;
+  bool json = false;
+};
+// Registers `circuit` and its subcommands; returns the `circuit` subcommand.
+CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o);
+int run_circuit(const CircuitOptions& o);
+
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();
 

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   auto* p = cuzk::cli::add_pce_command(app, pce);
   cuzk::cli::Groth16Options g16;
   cuzk::cli::add_groth16_commands(app, g16);
+  cuzk::cli::CircuitOptions circ;
+  auto* ci = cuzk::cli::add_circuit_command(app, circ);
 
   try {
     app.parse(argc, argv);
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
       if (g16.threads) cuzk::ThreadPool::set_global_threads(g16.threads);
       return cuzk::cli::run_groth16(g16);
     }
+    if (*ci) return cuzk::cli::run_circuit(circ);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `cuzk circuit info` end to end: exit codes, and the counts the reference implementation's tests
+# assert, read back through the CLI (text and JSON).
+# Usage: circuit_info_test.sh PATH/TO/cuzk
+set -u
+cuzk=$1
+fail=0
+expect_rc() {  # expect_rc WANT CMD...
+  local want=$1
+  shift
+  local out
+  out=$("$@" 2>&1)
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL: '$*' exited $rc, expected $want"
+    echo "$out"
+    fail=1
+  fi
+}
+expect_json() {  # expect_json KEY VALUE ARGS...: runs circuit info --json ARGS and checks one key
+  local key=$1 want=$2
+  shift 2
+  local out
+  out=$("$cuzk" circuit info --json "$@")
+  if ! echo "$out" | grep -q "\"$key\": $want,\?\$"; then
+    echo "FAIL: circuit info $* : expected \"$key\": $want in"
+    echo "$out"
+    fail=1
+  fi
+}
+expect_rc 2 "$cuzk" circuit
+expect_rc 2 "$cuzk" circuit info
+expect_rc 2 "$cuzk" circuit info --circuit no-such-circuit
+expect_rc 2 "$cuzk" circuit info --circuit por --arity 3
+expect_rc 1 "$cuzk" circuit info --circuit por --hasher poseidon
+expect_rc 1 "$cuzk" circuit info --circuit insert --size 6
+expect_rc 0 "$cuzk" circuit info --circuit sha256-hash2
+
+# storage-proofs-core tests/por_circuit.rs (SHA-256, 64 leaves, public root): constraints and inputs.
+expect_json constraints 272295 --circuit por --hasher sha256 --arity 2
+expect_json constraints 216258 --circuit por --hasher sha256 --arity 4
+expect_json constraints 250987 --circuit por --hasher sha256 --arity 8
+expect_json inputs 3 --circuit por --arity 8
+expect_json inputs 2 --circuit por --arity 8 --private-root
+# insertion.rs test_insert (after the index bits) and bellperson's SHA-256 tests.
+expect_json reference_constraints 22 --circuit insert --size 8
+expect_json reference_constraints 8 --circuit insert --size 4
+expect_json reference_constraints 44874 --circuit sha256 --bits 512
+expect_json reference_constraints 25840 --circuit sha256-block
+# create_label.rs test_create_label.
+expect_json constraints 532025 --circuit create-label
+
+out=$("$cuzk" circuit info --circuit sha256-hash2)
+echo "$out" | grep -q "^constraints  *45379$" || { echo "FAIL: text output: $out"; fail=1; }
+
+if [ "$fail" -ne 0 ]; then
+  echo "circuit info test FAILED"
+  exit 1
+fi
+echo "circuit info test passed"
