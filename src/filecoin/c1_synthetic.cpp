@@ -1,0 +1,122 @@
+#include "filecoin/c1_synthetic.hpp"
+
+#include <random>
+#include <vector>
+
+#include "filecoin/challenges.hpp"
+#include "filecoin/replica_id.hpp"
+#include "gadgets/poseidon_native.hpp"
+
+namespace cuzk::filecoin {
+namespace {
+
+// Builds a C1 output for `proof` that passes validation: challenges derived as C2 derives them,
+// tree-C leaves the Poseidon hashes of their columns, tree-R leaves label + data, one comm_c and
+// one comm_r_last with comm_r = Poseidon(comm_c, comm_r_last), paths whose digits spell their leaf
+// index. Sibling hashes are random (validation does not hash paths up to their roots).
+class Builder {
+ public:
+  explicit Builder(const RegisteredSealProof& proof, uint64_t seed = 1) : rp_(proof), rng_(seed) {}
+
+  SealCommitPhase1Output build() {
+    SealCommitPhase1Output c1;
+    c1.registered_proof = &rp_;
+    c1.comm_d = random_fr_bytes();
+    c1.ticket = random_bytes();
+    c1.seed = random_bytes();
+    c1.replica_id = replica_id(prover_id_from_actor_id(1000), 7, c1.ticket, c1.comm_d, porep_id(rp_));
+    comm_c_ = random_fr_bytes();
+    comm_r_last_ = random_fr_bytes();
+    c1.comm_r = to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(comm_c_), to_fr(comm_r_last_)}));
+    for (uint32_t k = 0; k < rp_.partitions; ++k) {
+      std::vector<uint64_t> challenges;
+      if (rp_.challenge_mode == ChallengeMode::kSynthetic) {
+        for (uint32_t i = 0; i < rp_.challenges_per_partition; ++i) challenges.push_back(1 + rng_() % (nodes() - 1));
+      } else {
+        challenges = porep_challenges(rp_, c1.replica_id, c1.comm_r, c1.seed, k);
+      }
+      std::vector<VanillaProof> part;
+      for (uint64_t c : challenges) part.push_back(vanilla(c1, c));
+      c1.vanilla_proofs.push_back(std::move(part));
+    }
+    return c1;
+  }
+
+ private:
+  uint64_t nodes() const { return rp_.shape.nodes; }
+
+  Bytes32 random_bytes() {
+    Bytes32 b;
+    for (auto& x : b) x = static_cast<uint8_t>(rng_());
+    return b;
+  }
+  Bytes32 random_fr_bytes() {
+    Bytes32 b = random_bytes();
+    b[31] &= 0x3f;  // < 2^254 < r
+    return b;
+  }
+  std::vector<Bytes32> random_list(size_t n) {
+    std::vector<Bytes32> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(random_fr_bytes());
+    return v;
+  }
+  std::vector<PathElement> path(uint64_t& index, size_t levels, uint32_t arity) {
+    std::vector<PathElement> p;
+    for (size_t i = 0; i < levels; ++i) {
+      p.push_back(PathElement{random_list(arity - 1), index % arity});
+      index /= arity;
+    }
+    return p;
+  }
+  MerkleProof tree_rc_proof(uint64_t leaf_index, const Bytes32& root, const Bytes32& leaf) {
+    const auto& s = rp_.shape;
+    MerkleProof mp;
+    mp.shape = s.top_arity ? MerkleShape::kTop : s.sub_arity ? MerkleShape::kSub : MerkleShape::kSingle;
+    mp.root = root;
+    mp.leaf = leaf;
+    mp.base = path(leaf_index, s.base_path_levels(), s.base_arity);
+    if (s.sub_arity) mp.sub = path(leaf_index, 1, s.sub_arity);
+    if (s.top_arity) mp.top = path(leaf_index, 1, s.top_arity);
+    return mp;
+  }
+  ColumnProof column(uint64_t node) {
+    ColumnProof cp;
+    cp.column.index = static_cast<uint32_t>(node);
+    cp.column.rows = random_list(rp_.shape.layers);
+    std::vector<Fr> rows;
+    for (const auto& r : cp.column.rows) rows.push_back(to_fr(r));
+    cp.inclusion_proof = tree_rc_proof(node, comm_c_, to_bytes(gadgets::poseidon_hash(rows.size(), rows)));
+    return cp;
+  }
+  LabelingProof labeling(uint32_t layer, uint64_t node) { return LabelingProof{random_list(37), layer, node}; }
+
+  VanillaProof vanilla(const SealCommitPhase1Output& c1, uint64_t c) {
+    VanillaProof vp;
+    uint64_t idx = c;
+    vp.comm_d_proofs.shape = MerkleShape::kSingle;
+    vp.comm_d_proofs.root = c1.comm_d;
+    vp.comm_d_proofs.leaf = random_fr_bytes();
+    vp.comm_d_proofs.base = path(idx, rp_.shape.tree_d_levels(), 2);
+    auto& cols = vp.replica_column_proofs;
+    cols.c_x = column(c);
+    for (int i = 0; i < 6; ++i) cols.drg_parents.push_back(column(rng_() % c));
+    for (int i = 0; i < 8; ++i) cols.exp_parents.push_back(column(rng_() % nodes()));
+    const Fr encoded = to_fr(cols.c_x.column.rows.back()) + to_fr(vp.comm_d_proofs.leaf);
+    vp.comm_r_last_proof = tree_rc_proof(c, comm_r_last_, to_bytes(encoded));
+    for (uint32_t l = 1; l <= rp_.shape.layers; ++l) vp.labeling_proofs.push_back(labeling(l, c));
+    vp.encoding_proof = labeling(rp_.shape.layers, c);
+    return vp;
+  }
+
+  const RegisteredSealProof& rp_;
+  std::mt19937_64 rng_;
+  Bytes32 comm_c_{}, comm_r_last_{};
+};
+
+}  // namespace
+
+SealCommitPhase1Output make_synthetic_c1(const RegisteredSealProof& proof, uint64_t rng_seed) {
+  return Builder(proof, rng_seed).build();
+}
+
+}  // namespace cuzk::filecoin
