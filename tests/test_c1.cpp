@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "filecoin/base64.hpp"
+#include "filecoin/blake2b.hpp"
 #include "filecoin/c1_error.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/c1_synthetic.hpp"
+#include "filecoin/chacha20.hpp"
 #include "filecoin/challenges.hpp"
 #include "filecoin/porep_public_inputs.hpp"
 #include "filecoin/registered_proof.hpp"
@@ -187,8 +189,63 @@ TEST(Challenges, RangeAndErrors) {
   EXPECT_EQ(challenge_from_digest(max, 1ull << 32), (~uint64_t{0} % ((1ull << 32) - 1)) + 1);  // 2^256-1 ≡ 1
   EXPECT_THROW(interactive_challenges(2, rid, rid, 1, 0), std::invalid_argument);
   EXPECT_THROW(porep_challenges(registered_seal_proof("StackedDrg2KiBV1_1"), rid, rid, rid, 1), std::invalid_argument);
-  EXPECT_THROW(porep_challenges(registered_seal_proof("StackedDrg2KiBV1_1_Feat_SyntheticPoRep"), rid, rid, rid, 0),
-               std::invalid_argument);
+}
+
+TEST(Challenges, SyntheticAgainstTheReferenceHardcodedVectors) {
+  // storage-proofs-porep .../vanilla/challenges.rs test_synth_challenges_against_hardcoded:
+  // nodes 2^10, replica_id = Fr(55), comm_r = Fr(101), 21 synthetic challenges, rand = [1; 32].
+  Bytes32 rid{}, comm_r{};
+  rid[0] = 55;
+  comm_r[0] = 101;
+  const SyntheticChallenges synth(1 << 10, rid, comm_r, 21);
+  const std::vector<uint64_t> expected_synth = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
+                                                801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
+  std::vector<uint64_t> got;
+  for (uint64_t i = 0; i < synth.count(); ++i) got.push_back(synth.synthetic_challenge(i));
+  EXPECT_EQ(got, expected_synth);
+  EXPECT_EQ(synth.partition_challenges(filled(1), 10, 0),
+            (std::vector<uint64_t>{176, 781, 801, 986, 290, 211, 692, 856, 986, 332}));
+  // Partitions are consecutive runs of one selection stream (challenge_partition_equivalence).
+  std::vector<uint64_t> split;
+  for (uint32_t k = 0; k < 4; ++k) {
+    for (uint64_t c : synth.partition_indices(filled(1), 5, k)) split.push_back(c);
+  }
+  EXPECT_EQ(split, synth.partition_indices(filled(1), 20, 0));
+  EXPECT_THROW((void)synth.synthetic_challenge(21), std::out_of_range);
+  EXPECT_EQ(SyntheticChallenges(1ull << 30, rid, comm_r).count(), 1u << 18);
+  EXPECT_EQ(SyntheticChallenges(64, rid, comm_r).count(), 64u);
+}
+
+TEST(Hashes, Blake2bAndChaCha20KnownAnswers) {
+  auto bytes = [](std::string_view s) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  };
+  auto hex = [](const auto& v) {
+    std::string s;
+    for (uint8_t b : v) s += "0123456789abcdef"[b >> 4], s += "0123456789abcdef"[b & 15];
+    return s;
+  };
+  // RFC 7693 Appendix A.
+  EXPECT_EQ(hex(blake2b(bytes("abc"), 64)),
+            "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1"
+            "7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923");
+  // Python hashlib.blake2b: keyed 256-bit over bytes(range(200)); keyed over nothing; 128 zero bytes.
+  std::vector<uint8_t> msg(200);
+  for (size_t i = 0; i < msg.size(); ++i) msg[i] = static_cast<uint8_t>(i);
+  EXPECT_EQ(hex(blake2b(msg, 32, bytes("filecoin.io|PoRep|1|Synthetic|1|Generation"))),
+            "eb6bf54c88d5f85c25eb386d42bf0b39c59c58a0581c24bbf7af8404130d4ed3");
+  EXPECT_EQ(hex(blake2b({}, 32, bytes("k"))), "490b6c8300eb23464bd2f9ca37c036be5091da14ddbeafab424c4c0a1f9eaac5");
+  EXPECT_EQ(hex(blake2b(std::vector<uint8_t>(128), 64)),
+            "865939e120e6805438478841afb739ae4250cf372653078a065cdcfffca4caf7"
+            "98e6d462b65d658fc165782640eded70963449ae1500fb0f24981d7727e22c41");
+  // Python cryptography's ChaCha20 (RFC 8439 layout): key bytes(range(32)), counter 7,
+  // nonce "synth-porep\0".
+  ChaChaKey key;
+  for (int i = 0; i < 32; ++i) key[i] = static_cast<uint8_t>(i);
+  const ChaChaNonce nonce = {'s', 'y', 'n', 't', 'h', '-', 'p', 'o', 'r', 'e', 'p', 0};
+  EXPECT_EQ(hex(chacha20_block(key, 7, nonce)),
+            "fc88fbf0798c39136e1e65bb92a42d6bd3cd0090be7174c927020ecda6181728"
+            "f41e09763a94031e3e87cb96f878f787e212c8574a7cd56dbb68f6611a44c03b");
 }
 
 // ---------------------------------------------------------------- base64
@@ -415,6 +472,21 @@ TEST(C1Validate, ValuesAndConsistency) {
     expect_c1_error(c1, kP + "[0][0].labeling_proofs[0].node: challenge " +
                             std::to_string(good.vanilla_proofs[0][0].challenge()) +
                             " is not the one derived from replica_id and seed (" + std::to_string(expected[0]) + ")");
+  }
+  {
+    // Synthetic PoRep: the challenges depend on comm_r as well as the seed.
+    auto synth = make_synthetic_c1(registered_seal_proof("StackedDrg2KiBV1_1_Feat_SyntheticPoRep"), 4);
+    EXPECT_NO_THROW(validate_c1_output(synth));
+    synth.seed[5] ^= 1;
+    const auto expected = porep_challenges(*synth.registered_proof, synth.replica_id, synth.comm_r, synth.seed, 0);
+    if (expected[0] != synth.vanilla_proofs[0][0].challenge()) {
+      expect_c1_error(synth, kP + "[0][0].labeling_proofs[0].node: challenge " +
+                                 std::to_string(synth.vanilla_proofs[0][0].challenge()) +
+                                 " is not the one derived from replica_id, comm_r and seed (synthetic) (" +
+                                 std::to_string(expected[0]) + ")");
+    } else {
+      ADD_FAILURE() << "the flipped seed selected the same first challenge; pick another flip";
+    }
   }
   c1 = good;
   c1.vanilla_proofs[0][1].labeling_proofs[1].node += 1;

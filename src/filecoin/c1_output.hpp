@@ -93,7 +93,7 @@ C1Wrapper parse_c1_file(const std::string& path);
 // Everything the schema cannot say: counts and shapes per the registered proof, path lengths,
 // arities and indices, canonical field elements, non-zero comm_d/comm_r/seed, one tree-R and one
 // tree-C root over the sector with comm_r = Poseidon(comm_c, comm_r_last), tree-D roots equal to
-// comm_d, challenges equal to the ones derived from replica_id and seed (not for synthetic PoRep),
+// comm_d, challenges equal to the ones derived from replica_id, seed and comm_r (per challenge mode),
 // column and labeling indices consistent with the challenge. Throws C1Error.
 void validate_c1_output(const SealCommitPhase1Output& c1);
 

@@ -29,12 +29,7 @@ class Builder {
     comm_r_last_ = random_fr_bytes();
     c1.comm_r = to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(comm_c_), to_fr(comm_r_last_)}));
     for (uint32_t k = 0; k < rp_.partitions; ++k) {
-      std::vector<uint64_t> challenges;
-      if (rp_.challenge_mode == ChallengeMode::kSynthetic) {
-        for (uint32_t i = 0; i < rp_.challenges_per_partition; ++i) challenges.push_back(1 + rng_() % (nodes() - 1));
-      } else {
-        challenges = porep_challenges(rp_, c1.replica_id, c1.comm_r, c1.seed, k);
-      }
+      const std::vector<uint64_t> challenges = porep_challenges(rp_, c1.replica_id, c1.comm_r, c1.seed, k);
       std::vector<VanillaProof> part;
       for (uint64_t c : challenges) part.push_back(vanilla(c1, c));
       c1.vanilla_proofs.push_back(std::move(part));

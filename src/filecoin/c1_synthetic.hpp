@@ -1,7 +1,7 @@
 #pragma once
 // A synthetic C1 output: random content with every property validate_c1_output checks, for tests,
 // benchmarks and driving the daemon without a real sealed sector. Challenges are derived as C2
-// derives them (random ones for synthetic PoRep), tree-C leaves are the Poseidon hashes of their
+// derives them (interactive, synthetic or non-interactive), tree-C leaves are the Poseidon hashes of their
 // columns, tree-R leaves the last label plus the data, one comm_c and one comm_r_last with
 // comm_r = Poseidon(comm_c, comm_r_last), paths whose digits spell their leaf index. Sibling
 // hashes, labels and parent labels are random: it is not a valid vanilla proof, so a proof made

@@ -161,7 +161,7 @@ struct Validator {
     return rows;
   }
 
-  void check_challenge(const VanillaProof& vp, std::optional<uint64_t> expected, const JsonPath& p) {
+  void check_challenge(const VanillaProof& vp, uint64_t expected, const JsonPath& p) {
     const JsonPath lps = p.field("labeling_proofs");
     if (vp.labeling_proofs.size() != rp.shape.layers) {
       lps.fail("expected " + std::to_string(rp.shape.layers) + " labeling proofs (one per layer), got " +
@@ -172,10 +172,13 @@ struct Validator {
       lps.at(0).field("node").fail("challenge " + std::to_string(c) + " is outside [1, " +
                                    std::to_string(rp.shape.nodes) + ")");
     }
-    if (expected && c != *expected) {
-      lps.at(0).field("node").fail("challenge " + std::to_string(c) + " is not the one derived from replica_id and " +
-                                   (rp.challenge_mode == ChallengeMode::kNonInteractive ? "comm_r" : "seed") + " (" +
-                                   std::to_string(*expected) + ")");
+    if (c != expected) {
+      const char* from = rp.challenge_mode == ChallengeMode::kInteractive ? "replica_id and seed"
+                         : rp.challenge_mode == ChallengeMode::kNonInteractive
+                             ? "replica_id and comm_r"
+                             : "replica_id, comm_r and seed (synthetic)";
+      lps.at(0).field("node").fail("challenge " + std::to_string(c) + " is not the one derived from " + from + " (" +
+                                   std::to_string(expected) + ")");
     }
     for (size_t l = 0; l < vp.labeling_proofs.size(); ++l) {
       check_labeling(vp.labeling_proofs[l], static_cast<uint32_t>(l + 1), c, lps.at(l));
@@ -257,13 +260,8 @@ struct Validator {
         pp.fail("expected " + plural(rp.challenges_per_partition, "challenge", "challenges") + " per partition, got " +
                 std::to_string(part.size()));
       }
-      std::vector<uint64_t> expected;
-      if (rp.challenge_mode != ChallengeMode::kSynthetic) {
-        expected = porep_challenges(rp, c1.replica_id, c1.comm_r, c1.seed, k);
-      }
-      for (size_t i = 0; i < part.size(); ++i) {
-        check_challenge(part[i], expected.empty() ? std::nullopt : std::optional<uint64_t>(expected[i]), pp.at(i));
-      }
+      const std::vector<uint64_t> expected = porep_challenges(rp, c1.replica_id, c1.comm_r, c1.seed, k);
+      for (size_t i = 0; i < part.size(); ++i) check_challenge(part[i], expected[i], pp.at(i));
     }
     // comm_r = Poseidon2(comm_c, comm_r_last) (storage-proofs-porep stacked/vanilla/proof_scheme.rs
     // verify_all_partitions; the circuit checks the same).
