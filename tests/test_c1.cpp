@@ -317,11 +317,11 @@ TEST(C1Parse, RoundTrip2KiB) {
   expect_same(c1, parse_c1_output(spaced));
 }
 
-TEST(C1Parse, RoundTripEveryShape) {
-  // 8-0-0 (NI, 13 partitions), 8-8-0 (32 GiB, Sub proofs and 11-row columns), 8-8-2 (64 GiB, Top).
-  for (const char* name :
-       {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
-        "StackedDrg8MiBV1_1", "StackedDrg32GiBV1_1", "StackedDrg64GiBV1_1"}) {
+TEST(C1Parse, RoundTripSmallShapes) {
+  // 8-0-0 trees, NI (13 partitions) and synthetic challenges; the 32/64 GiB shapes (8-8-0 Sub and
+  // 8-8-2 Top proofs, 11-row columns) are in test_c1_large (label slow).
+  for (const char* name : {"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1",
+                           "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1_1"}) {
     SCOPED_TRACE(name);
     const auto c1 = make_synthetic_c1(registered_seal_proof(name), 5);
     const auto parsed = parse_c1_output(to_json(c1));
@@ -613,10 +613,10 @@ TEST(C1Parse, TruncationsAndFlipsFailCleanly) {
       ++rejected;
     }
   };
-  for (size_t len = 0; len < json.size(); len += 1 + len / 16) attempt(json.substr(0, len));
-  for (size_t len = 0; len < wrapper.size(); len += 1 + len / 8) attempt(wrapper.substr(0, len));
+  for (size_t len = 0; len < json.size(); len += 1 + len / 8) attempt(json.substr(0, len));
+  for (size_t len = 0; len < wrapper.size(); len += 1 + len / 4) attempt(wrapper.substr(0, len));
   const std::string specials = "{}[],:\"0-9e.\\ \x00\xff";
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 1500; ++i) {
     std::string t = (i % 3 == 0) ? wrapper : json;
     const size_t flips = 1 + rng() % 3;
     for (size_t f = 0; f < flips; ++f) {
