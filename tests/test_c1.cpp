@@ -15,6 +15,7 @@
 #include "filecoin/c1_synthetic.hpp"
 #include "filecoin/chacha20.hpp"
 #include "filecoin/challenges.hpp"
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/porep_public_inputs.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/replica_id.hpp"
@@ -627,6 +628,48 @@ TEST(C1Parse, TruncationsAndFlipsFailCleanly) {
   }
   // Nearly all of them must be rejected (a flip inside an unchecked sibling hash may stay valid).
   EXPECT_GT(rejected, runs * 9 / 10);
+}
+
+TEST(MerkleTrees, NodeHashKnownAnswers) {
+  // Notes §6, tree D: the zero-subtree ladder; level 1 = H(0, 0) starts f5a5fd42, level 6 (the
+  // empty 2 KiB sector's comm_d, filecoin-proofs tests/pieces.rs) starts fc7e9282.
+  Bytes32 node{};
+  node = sha256_tree_node(node, node);
+  EXPECT_EQ(to_hex(node).substr(0, 8), "f5a5fd42");
+  for (int level = 2; level <= 6; ++level) node = sha256_tree_node(node, node);
+  EXPECT_EQ(to_hex(node).substr(0, 8), "fc7e9282");
+  // Notes §6, filecoin-hashers test_poseidon_hasher: a binary Poseidon tree over [1, 0, 0, 1].
+  const Bytes32 one = to_bytes(Fr::one()), zero{};
+  const Bytes32 n10 = poseidon_tree_node(std::vector<Bytes32>{one, zero});
+  EXPECT_EQ(to_fr(n10), *Fr::from_hex("0x042f94ffbe786bc393c003cc74a24f26ec5907b3dc3094afb339ff6079800b5e"));
+  const Bytes32 root =
+      poseidon_tree_node(std::vector<Bytes32>{n10, poseidon_tree_node(std::vector<Bytes32>{zero, one})});
+  EXPECT_EQ(to_fr(root), *Fr::from_hex("0x1effebb7b26ad9eb30eb6385ae6b74ae77cc72b8cb2b5ad2efbb8be3e291e671"));
+}
+
+TEST(C1Validate, MerklePathsHashUpToTheirRoots) {
+  // A 2 KiB synthetic C1 has real trees, so every path verifies.
+  const C1ValidateOptions verify{.verify_merkle_paths = true};
+  const auto good = make_synthetic_c1(k2KiB(), 8);
+  EXPECT_NO_THROW(validate_c1_output(good, verify));
+  EXPECT_NO_THROW((void)parse_c1_wrapper(to_wrapper_json(good, 1), verify));
+  const Bytes32 other = to_bytes(Fr::from_u64(12345));
+
+  auto bad = good;
+  bad.vanilla_proofs[0][1].comm_d_proofs.base[3].hashes[0] = other;
+  EXPECT_NO_THROW(validate_c1_output(bad));  // the structural checks cannot see it
+  expect_error([&] { validate_c1_output(bad, verify); },
+               kP + "[0][1].comm_d_proofs.data.Single.root: the leaf and the path's siblings hash to a different root");
+  bad = good;
+  bad.vanilla_proofs[0][0].replica_column_proofs.exp_parents[6].inclusion_proof.base[1].hashes[6] = other;
+  expect_error([&] { validate_c1_output(bad, verify); },
+               kP + "[0][0].replica_column_proofs.exp_parents[6].inclusion_proof.data.Single.root: the leaf and the "
+                    "path's siblings hash to a different root");
+  bad = good;
+  bad.vanilla_proofs[0][0].comm_r_last_proof.base[0].hashes[2] = other;
+  expect_error([&] { (void)parse_c1_output(to_json(bad), verify); },
+               kP + "[0][0].comm_r_last_proof.data.Single.root: the leaf and the path's siblings hash to a different "
+                    "root");
 }
 
 }  // namespace

@@ -80,22 +80,30 @@ struct C1Wrapper {
   SealCommitPhase1Output c1;
 };
 
+struct C1ValidateOptions {
+  // Also hash every Merkle proof up to its root (trees D, R and C): for 32 GiB, 28,800 arity-8
+  // Poseidon hashes (~1.2 s of CPU at the 41 us of BENCHMARKS.md) and 5,400 SHA-256. C2 itself
+  // does not need it; it turns a proof that would fail verification after proving into an error
+  // before any proving work.
+  bool verify_merkle_paths = false;
+};
+
 // Parses and validates (validate_c1_output) a raw C1 JSON document; throws C1Error.
-SealCommitPhase1Output parse_c1_output(std::string_view json);
+SealCommitPhase1Output parse_c1_output(std::string_view json, const C1ValidateOptions& options = {});
 // Parses the wrapper, decodes Phase1Out, parses and validates it and checks SectorSize against the
 // registered proof; errors inside Phase1Out have paths starting with "Phase1Out/".
-C1Wrapper parse_c1_wrapper(std::string_view json);
+C1Wrapper parse_c1_wrapper(std::string_view json, const C1ValidateOptions& options = {});
 // Either form: a document whose first key is "SectorNum"/"Phase1Out"/"SectorSize" is a wrapper.
-C1Wrapper parse_c1_any(std::string_view json);
+C1Wrapper parse_c1_any(std::string_view json, const C1ValidateOptions& options = {});
 // Reads a file (either form) without copying it twice.
-C1Wrapper parse_c1_file(const std::string& path);
+C1Wrapper parse_c1_file(const std::string& path, const C1ValidateOptions& options = {});
 
 // Everything the schema cannot say: counts and shapes per the registered proof, path lengths,
 // arities and indices, canonical field elements, non-zero comm_d/comm_r/seed, one tree-R and one
 // tree-C root over the sector with comm_r = Poseidon(comm_c, comm_r_last), tree-D roots equal to
 // comm_d, challenges equal to the ones derived from replica_id, seed and comm_r (per challenge mode),
 // column and labeling indices consistent with the challenge. Throws C1Error.
-void validate_c1_output(const SealCommitPhase1Output& c1);
+void validate_c1_output(const SealCommitPhase1Output& c1, const C1ValidateOptions& options = {});
 
 // serde_json's compact form of the C1 output, and the wrapper around it (round trips with the
 // parsers; used by tests and tools that produce inputs).

@@ -314,7 +314,7 @@ od::object root_object(od::document& doc) {
   return obj;
 }
 
-SealCommitPhase1Output parse_c1_padded(const simdjson::padded_string_view& json) {
+SealCommitPhase1Output parse_c1_padded(const simdjson::padded_string_view& json, const C1ValidateOptions& options) {
   od::parser parser;
   od::document doc = iterate(parser, json);
   SealCommitPhase1Output c1;
@@ -359,7 +359,7 @@ SealCommitPhase1Output parse_c1_padded(const simdjson::padded_string_view& json)
         .fail("variant \"" + variant + "\" does not match registered_proof " + std::string(c1.registered_proof->name) +
               " (expected \"" + std::string(expected) + "\")");
   }
-  validate_c1_output(c1);
+  validate_c1_output(c1, options);
   return c1;
 }
 
@@ -368,7 +368,7 @@ simdjson::padded_string pad(std::string_view bytes) {
   return simdjson::padded_string(bytes.data(), bytes.size());
 }
 
-C1Wrapper parse_wrapper_padded(const simdjson::padded_string_view& json) {
+C1Wrapper parse_wrapper_padded(const simdjson::padded_string_view& json, const C1ValidateOptions& options) {
   od::parser parser;
   od::document doc = iterate(parser, json);
   C1Wrapper w;
@@ -394,8 +394,8 @@ C1Wrapper parse_wrapper_padded(const simdjson::padded_string_view& json) {
   const size_t len = inner.size();
   inner.resize(len + simdjson::SIMDJSON_PADDING, 0);
   try {
-    w.c1 =
-        parse_c1_padded(simdjson::padded_string_view(reinterpret_cast<const char*>(inner.data()), len, inner.size()));
+    w.c1 = parse_c1_padded(simdjson::padded_string_view(reinterpret_cast<const char*>(inner.data()), len, inner.size()),
+                           options);
   } catch (const C1Error& e) {
     // Name where the problem is: inside the decoded Phase1Out document.
     throw C1Error(e.path().empty() ? "Phase1Out" : "Phase1Out/" + e.path(), e.problem());
@@ -422,10 +422,10 @@ bool looks_like_wrapper(std::string_view json) {
   return false;
 }
 
-C1Wrapper parse_any_padded(const simdjson::padded_string_view& json) {
-  if (looks_like_wrapper(std::string_view(json.data(), json.size()))) return parse_wrapper_padded(json);
+C1Wrapper parse_any_padded(const simdjson::padded_string_view& json, const C1ValidateOptions& options) {
+  if (looks_like_wrapper(std::string_view(json.data(), json.size()))) return parse_wrapper_padded(json, options);
   C1Wrapper w;
-  w.c1 = parse_c1_padded(json);
+  w.c1 = parse_c1_padded(json, options);
   w.sector_size = w.c1.registered_proof->shape.sector_size;
   return w;
 }
@@ -441,27 +441,27 @@ uint64_t MerkleProof::path_index(uint32_t base_arity, uint32_t sub_arity, uint32
   return index;
 }
 
-SealCommitPhase1Output parse_c1_output(std::string_view json) {
+SealCommitPhase1Output parse_c1_output(std::string_view json, const C1ValidateOptions& options) {
   const auto padded = pad(json);
-  return parse_c1_padded(padded);
+  return parse_c1_padded(padded, options);
 }
 
-C1Wrapper parse_c1_wrapper(std::string_view json) {
+C1Wrapper parse_c1_wrapper(std::string_view json, const C1ValidateOptions& options) {
   const auto padded = pad(json);
-  return parse_wrapper_padded(padded);
+  return parse_wrapper_padded(padded, options);
 }
 
-C1Wrapper parse_c1_any(std::string_view json) {
+C1Wrapper parse_c1_any(std::string_view json, const C1ValidateOptions& options) {
   const auto padded = pad(json);
-  return parse_any_padded(padded);
+  return parse_any_padded(padded, options);
 }
 
-C1Wrapper parse_c1_file(const std::string& path) {
+C1Wrapper parse_c1_file(const std::string& path, const C1ValidateOptions& options) {
   simdjson::padded_string text;
   if (auto e = simdjson::padded_string::load(path).get(text)) {
     throw std::runtime_error("cannot read C1 file " + path + ": " + describe(e));
   }
-  return parse_any_padded(text);
+  return parse_any_padded(text, options);
 }
 
 }  // namespace cuzk::filecoin

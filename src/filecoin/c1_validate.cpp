@@ -7,6 +7,7 @@
 #include "filecoin/c1_error.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/challenges.hpp"
+#include "filecoin/merkle_tree_hash.hpp"
 #include "gadgets/poseidon_native.hpp"
 
 namespace cuzk::filecoin {
@@ -60,7 +61,7 @@ struct TreeShape {
 };
 
 // Checks a proof against its tree's shape and returns the leaf index it proves.
-uint64_t check_merkle(const MerkleProof& mp, const TreeShape& t, const JsonPath& p) {
+uint64_t check_merkle(const MerkleProof& mp, const TreeShape& t, const JsonPath& p, bool verify, TreeHasher hasher) {
   const JsonPath data = p.field("data");
   if (mp.shape != t.shape()) {
     data.fail(std::string("expected a ") + shape_name(t.shape()) + " proof for this tree, got " + shape_name(mp.shape));
@@ -75,6 +76,9 @@ uint64_t check_merkle(const MerkleProof& mp, const TreeShape& t, const JsonPath&
   }
   check_canonical(mp.root, d.field("root"));
   check_canonical(mp.leaf, d.field("leaf"));
+  if (verify && merkle_proof_root(mp, hasher) != mp.root) {
+    d.field("root").fail("the leaf and the path's siblings hash to a different root");
+  }
   return mp.path_index(t.base_arity, t.sub_arity, t.top_arity);
 }
 
@@ -109,6 +113,7 @@ struct Validator {
   const SealCommitPhase1Output& c1;
   const RegisteredSealProof& rp;
   TreeShape tree_d, tree_rc;
+  bool verify_paths;
   SharedRoot comm_r_last{"tree-R", {}, {}};
   SharedRoot comm_c{"tree-C", {}, {}};
 
@@ -144,7 +149,7 @@ struct Validator {
       rows.push_back(to_fr(cp.column.rows[i]));
     }
     const JsonPath ip = p.field("inclusion_proof");
-    const uint64_t leaf_index = check_merkle(cp.inclusion_proof, tree_rc, ip);
+    const uint64_t leaf_index = check_merkle(cp.inclusion_proof, tree_rc, ip, verify_paths, TreeHasher::kPoseidon);
     if (leaf_index != cp.column.index) {
       fail_index(
           cp.inclusion_proof, ip,
@@ -187,7 +192,7 @@ struct Validator {
 
     // Tree D: the data leaf at the challenge, under comm_d.
     const JsonPath dp = p.field("comm_d_proofs");
-    const uint64_t d_index = check_merkle(vp.comm_d_proofs, tree_d, dp);
+    const uint64_t d_index = check_merkle(vp.comm_d_proofs, tree_d, dp, verify_paths, TreeHasher::kSha256);
     const JsonPath ddata = dp.field("data");
     const JsonPath dsingle = ddata.field("Single");
     if (d_index != c)
@@ -220,7 +225,7 @@ struct Validator {
     // Tree R: the replica node at the challenge, i.e. the last layer's label plus the data
     // (the "encode" step the circuit re-does), under comm_r_last.
     const JsonPath rp_path = p.field("comm_r_last_proof");
-    const uint64_t r_index = check_merkle(vp.comm_r_last_proof, tree_rc, rp_path);
+    const uint64_t r_index = check_merkle(vp.comm_r_last_proof, tree_rc, rp_path, verify_paths, TreeHasher::kPoseidon);
     if (r_index != c) {
       fail_index(vp.comm_r_last_proof, rp_path,
                  "proves leaf " + std::to_string(r_index) + ", not the challenge " + std::to_string(c));
@@ -275,11 +280,12 @@ struct Validator {
 
 }  // namespace
 
-void validate_c1_output(const SealCommitPhase1Output& c1) {
+void validate_c1_output(const SealCommitPhase1Output& c1, const C1ValidateOptions& options) {
   if (c1.registered_proof == nullptr) JsonPath().field("registered_proof").fail("missing");
   const auto& rp = *c1.registered_proof;
   Validator v{c1, rp, TreeShape{2, rp.shape.tree_d_levels(), 0, 0},
-              TreeShape{rp.shape.base_arity, rp.shape.base_path_levels(), rp.shape.sub_arity, rp.shape.top_arity}};
+              TreeShape{rp.shape.base_arity, rp.shape.base_path_levels(), rp.shape.sub_arity, rp.shape.top_arity},
+              options.verify_merkle_paths};
   v.run();
 }
 
