@@ -4,6 +4,8 @@
 // independent Python hashlib computation (replica_id, challenges; the script is quoted below).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -311,6 +313,14 @@ TEST(C1Parse, RoundTrip2KiB) {
   expect_same(c1, w.c1);
   expect_same(c1, parse_c1_any(to_wrapper_json(c1, 42)).c1);
   expect_same(c1, parse_c1_any(json).c1);
+  // From a file, either form.
+  const std::string path = ::testing::TempDir() + "c1_roundtrip.json";
+  for (const std::string& text : {json, to_wrapper_json(c1, 5)}) {
+    { std::ofstream(path, std::ios::binary) << text; }
+    expect_same(c1, parse_c1_file(path).c1);
+  }
+  std::remove(path.c_str());
+  EXPECT_THROW((void)parse_c1_file(path), std::runtime_error);
   // Field order and whitespace are free, as for serde.
   std::string spaced = "  {\n \"ticket\" : " + json.substr(json.find("\"ticket\":") + 9);
   spaced.pop_back();

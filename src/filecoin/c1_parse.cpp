@@ -4,8 +4,6 @@
 // an unknown one means a wrong or corrupted producer), "_h" (a serialized PhantomData) is skipped.
 #include <simdjson.h>
 
-#include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <stdexcept>
