@@ -10,7 +10,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PKGS=(build-essential cmake ninja-build git pkg-config clang-format libxxhash-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
       libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-      libtomlplusplus-dev libspdlog-dev libfmt-dev python3 python3-grpcio python3-protobuf)
+      libtomlplusplus-dev libspdlog-dev libfmt-dev libsimdjson-dev python3 python3-grpcio python3-protobuf)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,16 +1,16 @@
 #include "filecoin/blake2b.hpp"
 
-#include <algorithm>
+#include <array>
 #include <bit>
+#include <stdexcept>
 
 namespace cuzk::filecoin {
 namespace {
 
-// RFC 7693 section 2.6: the SHA-512 initial values.
+// RFC 7693 §2.6 (the SHA-512 IV) and §2.7 (the message schedule).
 constexpr std::array<uint64_t, 8> kIv = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
                                          0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
                                          0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
-// RFC 7693 section 2.7: message word schedule (rounds 10 and 11 repeat rows 0 and 1).
 constexpr uint8_t kSigma[12][16] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
     {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4}, {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
@@ -20,13 +20,7 @@ constexpr uint8_t kSigma[12][16] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
 };
 
-uint64_t load64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-void mix(std::array<uint64_t, 16>& v, int a, int b, int c, int d, uint64_t x, uint64_t y) {
+void mix(uint64_t* v, int a, int b, int c, int d, uint64_t x, uint64_t y) {
   v[a] = v[a] + v[b] + x;
   v[d] = std::rotr(v[d] ^ v[a], 32);
   v[c] = v[c] + v[d];
@@ -37,14 +31,19 @@ void mix(std::array<uint64_t, 16>& v, int a, int b, int c, int d, uint64_t x, ui
   v[b] = std::rotr(v[b] ^ v[c], 63);
 }
 
+// Compression F of one 128-byte block; `t` counts the bytes hashed so far (< 2^64 here).
 void compress(std::array<uint64_t, 8>& h, const uint8_t* block, uint64_t t, bool last) {
-  std::array<uint64_t, 16> m{}, v{};
-  for (int i = 0; i < 16; ++i) m[i] = load64(block + 8 * i);
+  uint64_t m[16];
+  for (int i = 0; i < 16; ++i) {
+    m[i] = 0;
+    for (int j = 0; j < 8; ++j) m[i] |= uint64_t{block[8 * i + j]} << (8 * j);
+  }
+  uint64_t v[16];
   for (int i = 0; i < 8; ++i) {
     v[i] = h[i];
     v[i + 8] = kIv[i];
   }
-  v[12] ^= t;  // byte counter, low word (messages here are far below 2^64 bytes)
+  v[12] ^= t;
   if (last) v[14] = ~v[14];
   for (const auto& s : kSigma) {
     mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
@@ -61,21 +60,36 @@ void compress(std::array<uint64_t, 8>& h, const uint8_t* block, uint64_t t, bool
 
 }  // namespace
 
-Blake2b512Digest blake2b_512(std::span<const uint8_t> message) {
+std::vector<uint8_t> blake2b(std::span<const uint8_t> message, size_t out_len, std::span<const uint8_t> key) {
+  if (out_len == 0 || out_len > 64) throw std::invalid_argument("blake2b: digest length must be 1..64");
+  if (key.size() > 64) throw std::invalid_argument("blake2b: key longer than 64 bytes");
   std::array<uint64_t, 8> h = kIv;
-  h[0] ^= 0x01010000 ^ 64;  // parameter block: digest length 64, no key, fanout 1, depth 1
-  size_t off = 0;
-  // Every full block except the last one is compressed as not-last; the final (possibly empty or
-  // partial) block is zero-padded.
-  while (message.size() - off > 128) {
-    off += 128;
-    compress(h, message.data() + off - 128, off, false);
+  h[0] ^= 0x01010000 ^ (uint64_t{key.size()} << 8) ^ out_len;  // parameter block: fanout 1, depth 1
+
+  // A key is hashed as a first, zero-padded block of its own.
+  std::vector<uint8_t> data;
+  if (!key.empty()) {
+    data.assign(128, 0);
+    std::copy(key.begin(), key.end(), data.begin());
   }
-  std::array<uint8_t, 128> last{};
-  std::copy(message.begin() + static_cast<std::ptrdiff_t>(off), message.end(), last.begin());
-  compress(h, last.data(), message.size(), true);
-  Blake2b512Digest out{};
-  for (size_t i = 0; i < 64; ++i) out[i] = static_cast<uint8_t>(h[i / 8] >> (8 * (i % 8)));
+  data.insert(data.end(), message.begin(), message.end());
+
+  uint64_t t = 0;
+  size_t off = 0;
+  // Every full block but the last is compressed as non-final; the final block may be partial.
+  while (data.size() - off > 128) {
+    t += 128;
+    compress(h, data.data() + off, t, false);
+    off += 128;
+  }
+  uint8_t last[128] = {};
+  const size_t rest = data.size() - off;
+  std::copy(data.begin() + static_cast<std::ptrdiff_t>(off), data.end(), last);
+  t += rest;
+  compress(h, last, t, true);
+
+  std::vector<uint8_t> out(out_len);
+  for (size_t i = 0; i < out_len; ++i) out[i] = static_cast<uint8_t>(h[i / 8] >> (8 * (i % 8)));
   return out;
 }
 
