@@ -65,6 +65,8 @@ bool cpu_supported() {
 }
 void g1_batch_add(uint64_t* const*, const uint64_t* const*, const uint8_t*, size_t) {}
 void g2_batch_add(uint64_t* const*, const uint64_t* const*, const uint8_t*, size_t) {}
+void g1_on_curve(const uint64_t* const*, size_t, uint8_t*) {}
+void g2_on_curve(const uint64_t* const*, size_t, uint8_t*) {}
 void test_op(int, const uint64_t (*)[6], const uint64_t (*)[6], uint64_t (*)[6]) {}
 
 #else
@@ -559,6 +561,44 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
   }
 }
 
+// Curve-equation checks, 8 points per step. With raw integers X = x * 2^384 and Y = y * 2^384:
+//   M(M(Y, Y), R)    = y^2 * 2^320  (R = 2^384 mod p, the raw form of 1)
+//   M(M(X, X), X)    = x^3 * 2^320
+// so the point is on y^2 = x^3 + b iff x^3 * 2^320 + b * 2^320 - y^2 * 2^320 = 0 mod p. Bounds
+// (components): squares < 4p, the Fq2 product < 6p, M(., R) < 2p; the difference taken as
+// rhs + 2p - lhs is below 9p and reduced to [0, p) before the comparison with zero.
+template <int D>
+CUZK_IFMA void on_curve_impl(const uint64_t* const* p, size_t k, uint8_t* ok) {
+  constexpr int kY = 6 * D;
+  static const L52 one = split52(Fq::one().raw());
+  // b * 2^320 as a raw integer: the element b / 2^64 (b = 4 for G1; 4 + 4u for G2, both
+  // components 4).
+  static const L52 b320 = split52((Fq::from_u64(4) * Fq::from_u64(uint64_t{1} << 32).square().inverse()).raw());
+  V8 onev, bv;
+  for (int i = 0; i < kL; ++i) {
+    onev.l[i] = bc(one.v[i]);
+    bv.l[i] = bc(b320.v[i]);
+  }
+  for (size_t j = 0; j < k; j += 8) {
+    alignas(64) uint64_t pv[8];
+    for (int l = 0; l < 8; ++l) pv[l] = reinterpret_cast<uintptr_t>(p[j + l < k ? j + l : j]);
+    const __m512i pa = _mm512_load_si512(pv);
+    const E<D> x = gather_e<D>(pa, 0), y = gather_e<D>(pa, kY);
+    const E<D> yy = sqr_e(y);
+    const E<D> xxx = mul_e(sqr_e(x), x);
+    __m512i nz = _mm512_setzero_si512();
+    for (int c = 0; c < D; ++c) {
+      const V8 lhs = mul(yy.c[c], onev);
+      V8 rhs = add_raw(xxx.c[c], bv);
+      carry_u(rhs);
+      const V8 d = cond_sub(cond_sub(cond_sub(cond_sub(sub_plus(rhs, lhs, kP2), kP8), kP4), kP2), kP);
+      for (int i = 0; i < kL; ++i) nz = _mm512_or_si512(nz, d.l[i]);
+    }
+    const __mmask8 zero = _mm512_cmpeq_epi64_mask(nz, _mm512_setzero_si512());
+    for (size_t l = 0; l < 8 && j + l < k; ++l) ok[j + l] = (zero >> l) & 1;
+  }
+}
+
 CUZK_IFMA_INLINE V8 load6(const uint64_t (*x)[6]) {
   alignas(64) uint64_t w[6][8];
   for (int l = 0; l < 8; ++l)
@@ -629,6 +669,13 @@ void g1_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* n
 }
 void g2_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
   for (size_t o = 0; o < k; o += kMaxChunk) batch_add_impl<2>(q + o, p + o, neg + o, std::min(kMaxChunk, k - o));
+}
+
+void g1_on_curve(const uint64_t* const* p, size_t k, uint8_t* ok) {
+  on_curve_impl<1>(p, k, ok);
+}
+void g2_on_curve(const uint64_t* const* p, size_t k, uint8_t* ok) {
+  on_curve_impl<2>(p, k, ok);
 }
 
 void test_op(int op, const uint64_t (*a)[6], const uint64_t (*b)[6], uint64_t (*r)[6]) {
