@@ -222,7 +222,10 @@ Result<bool> decode_points_into(std::span<const uint8_t> body, uint64_t offset, 
 template <class P>
 Result<std::vector<P>> decode_points(const circom::BinFile& bf, const circom::BinSection& sec, uint64_t count,
                                      const std::string& where, bool subgroup) {
-  std::vector<P> out(count);
+  std::vector<P> out;
+  out.reserve(count);
+  advise_huge_pages(out.data(), count * sizeof(P));
+  out.resize(count);
   auto ok = decode_points_into<P>(bf.body(sec), sec.offset, out.data(), count, where, subgroup);
   if (!ok) return make_error(ok.error());
   return out;
