@@ -6,7 +6,8 @@
 //
 // Paths: "Portable" is Fp::mont_mul_portable (the constexpr CIOS loop), "X86" is
 // x86::mont_mul/mont_sqr (mulx/adcx/adox asm, only when built with CUZK_X86_ADX), "FpOps" is what
-// the field type uses in this build (operator*, square()); add, sub and inverse are Fp's.
+// the field type uses in this build (operator*, square()); add, sub and inverse are Fp's
+// (inverse_binary: the reference binary extended Euclid that inverse() replaced).
 //
 // Run: build/bench/bench_field --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -154,14 +155,14 @@ void BM_sub_lat(benchmark::State& state) {
   set_per_op(state, kInner);
 }
 
-template <class F>
+template <class F, bool kBinary = false>
 void BM_inverse(benchmark::State& state) {
   Xoshiro256 rng(8);
   std::array<F, 64> xs;
   for (auto& v : xs) v = F::random(rng);
   size_t i = 0;
   for (auto _ : state) {
-    F r = xs[i++ & 63].inverse();
+    F r = kBinary ? xs[i++ & 63].inverse_binary() : xs[i++ & 63].inverse();
     benchmark::DoNotOptimize(r);
   }
   set_per_op(state, 1);
@@ -188,7 +189,9 @@ BENCHMARK(BM_add_lat<Fr>)->Name("Fr/add_lat");
 BENCHMARK(BM_add_tput<Fr>)->Name("Fr/add_tput");
 BENCHMARK(BM_sub_lat<Fr>)->Name("Fr/sub_lat");
 BENCHMARK(BM_inverse<Fr>)->Name("Fr/inverse");
+BENCHMARK(BM_inverse<Fr, true>)->Name("Fr/inverse_binary");
 BENCHMARK(BM_add_lat<Fq>)->Name("Fq/add_lat");
 BENCHMARK(BM_add_tput<Fq>)->Name("Fq/add_tput");
 BENCHMARK(BM_sub_lat<Fq>)->Name("Fq/sub_lat");
 BENCHMARK(BM_inverse<Fq>)->Name("Fq/inverse");
+BENCHMARK(BM_inverse<Fq, true>)->Name("Fq/inverse_binary");

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cuzk vs snarkjs 0.7.6 on the same circuit, machine and run: the same .zkey and .wtns proven by
-# `snarkjs groth16 prove` and by `cuzk prove --zkey` (wall time of each whole command, best of 3,
-# runs interleaved snarkjs, cuzk, snarkjs, cuzk, ... so load changes hit both), both proofs
-# checked by `snarkjs groth16 verify`; one table row per circuit, then cuzk's `-v` stage lines.
+# `snarkjs groth16 prove` and by `cuzk prove --zkey` (wall time of each whole command, best and
+# median of RUNS, runs interleaved snarkjs, cuzk, snarkjs, cuzk, ... so load changes hit both),
+# both proofs checked by `snarkjs groth16 verify`; one table row per circuit, then cuzk's `-v`
+# stage lines.
 #
 #   bash bench/snarkjs-compare.sh [K...]
 #       chain circuits (bench/circom/chain.circom, full-width witness) of about 2^K constraints,
@@ -63,7 +64,8 @@ verify() {  # verify VK PUBLIC PROOF -> ok|REJECTED
 }
 
 ROWS=(); STAGES=()
-FMT="%-10s %11s %11s %11s %7s %-15s %s\n"
+FMT="%-10s %11s %11s %11s %7s %11s %11s %7s %-15s %s\n"
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 # compare LABEL DIR ZKEY WTNS VK R1CS : interleaved best-of-RUNS, verify both proofs, one -v run.
 compare() {
   local label="$1" d="$2" zkey="$3" wtns="$4" vk="$5" r1cs="$6"
@@ -85,11 +87,18 @@ compare() {
   vc=$(verify "$vk" "$d/c.public.json" "$d/c.proof.json")
   "$CUZK" prove --zkey "$zkey" --wtns "$wtns" --proof "$d/cv.proof.json" --public "$d/cv.public.json" -v >"$d/log.cuzk_prove_v.txt" 2>&1
   STAGES+=("$label (load $(load1)):" "$(sed 's/^/    /' "$d/log.cuzk_prove_v.txt")")
-  ROWS+=("$(printf "$FMT" "$label" "$cons" "$sb" "$cb" "$(awk "BEGIN{printf \"%.1fx\", $sb/$cb}")" "$vs/$vc" "$la -> $lb")")
+  local sm cm
+  # shellcheck disable=SC2086
+  sm=$(median $sall)
+  # shellcheck disable=SC2086
+  cm=$(median $call)
+  ROWS+=("$(printf "$FMT" "$label" "$cons" "$sb" "$cb" "$(awk "BEGIN{printf \"%.1fx\", $sb/$cb}")" "$sm" "$cm" \
+    "$(awk "BEGIN{printf \"%.1fx\", $sm/$cm}")" "$vs/$vc" "$la -> $lb")")
   printf '%s\n' "${ROWS[-1]}"
 }
 
-printf "$FMT" circuit constraints snarkjs_ms cuzk_zkey_ms ratio verify_s/c "load1 (start -> end)"
+printf "$FMT" circuit constraints snarkjs_ms cuzk_zkey_ms ratio snarkjs_med cuzk_med ratio_med verify_s/c \
+  "load1 (start -> end)"
 
 for K in "${KS[@]}"; do
   D="$WORK/k$K"

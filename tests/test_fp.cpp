@@ -50,6 +50,37 @@ TYPED_TEST(FieldTest, InverseAndBatchInverse) {
   EXPECT_EQ(F::one().inverse(), F::one());
 }
 
+// inverse() (divsteps) against inverse_binary() (binary extended Euclid, an independent
+// algorithm), on random elements and on raw representatives that stress the divsteps: small
+// integers, powers of two, p - 1, p - 2, values with long runs of ones or zeros.
+TYPED_TEST(FieldTest, InverseMatchesBinaryReference) {
+  using F = TypeParam;
+  using L = typename F::LimbsT;
+  Xoshiro256 rng(22);
+  std::vector<F> xs;
+  for (int i = 0; i < 3000; ++i) xs.push_back(F::random(rng));
+  for (uint64_t k : {1ULL, 2ULL, 3ULL, 5ULL, 0xffffffffULL, ~0ULL}) xs.push_back(F::from_raw(L{k}));
+  for (unsigned bit = 0; bit + 1 < 64 * std::tuple_size_v<L>; bit += 7) {
+    L l{};
+    l[bit / 64] = uint64_t{1} << (bit % 64);
+    if (ff::less_than(l, F::MOD)) xs.push_back(F::from_raw(l));
+    L ones{};  // 2^bit - 1
+    for (unsigned b = 0; b < bit; ++b) ones[b / 64] |= uint64_t{1} << (b % 64);
+    if (ff::less_than(ones, F::MOD) && bit > 0) xs.push_back(F::from_raw(ones));
+  }
+  for (uint64_t k : {1ULL, 2ULL, 3ULL}) {
+    L l = F::MOD;
+    l[0] -= k;  // p - k (p is odd and > 3)
+    xs.push_back(F::from_raw(l));
+  }
+  for (const F& x : xs) {
+    const F inv = x.inverse();
+    ASSERT_EQ(inv, x.inverse_binary()) << x.to_hex();
+    ASSERT_EQ(inv * x, F::one()) << x.to_hex();
+  }
+  EXPECT_TRUE(F::zero().inverse_binary().is_zero());
+}
+
 TYPED_TEST(FieldTest, SqrtAndLegendre) {
   using F = TypeParam;
   Xoshiro256 rng(3);

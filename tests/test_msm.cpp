@@ -215,6 +215,19 @@ TYPED_TEST(MsmTest, RepeatedBasesAndCancellations) {
     std::vector<Fr> ones(n, Fr::one());
     EXPECT_TRUE(run<C>(bases, ones).is_identity());
   }
+  // A few full-width scalars repeated over distinct bases, mixed with random ones (as in SHA-256
+  // witnesses): buckets overflow into the Jacobian spill, which finish() folds back into the affine
+  // buckets before the batched reduction.
+  {
+    const size_t m = 1200;
+    auto bases = test_bases<C>(m, 21);
+    std::vector<Fr> k(m);
+    const Fr v[3] = {Fr::random(rng), Fr::random(rng), Fr::random(rng)};
+    for (size_t i = 0; i < m; ++i) k[i] = i % 4 == 3 ? Fr::random(rng) : v[i % 3];
+    Jacobian<C> want;
+    for (size_t i = 0; i < m; ++i) want += Jacobian<C>(bases[i]).mul(k[i]);
+    EXPECT_EQ(run<C>(bases, k), want);
+  }
   // Small multiples of G with small scalars: many equal partial sums (P == Q inside buckets).
   {
     std::vector<Affine<C>> bases(n);

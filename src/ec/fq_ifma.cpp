@@ -65,6 +65,8 @@ bool cpu_supported() {
 }
 void g1_batch_add(uint64_t* const*, const uint64_t* const*, const uint8_t*, size_t) {}
 void g2_batch_add(uint64_t* const*, const uint64_t* const*, const uint8_t*, size_t) {}
+void g1_on_curve(const uint64_t* const*, size_t, uint8_t*) {}
+void g2_on_curve(const uint64_t* const*, size_t, uint8_t*) {}
 void test_op(int, const uint64_t (*)[6], const uint64_t (*)[6], uint64_t (*)[6]) {}
 
 #else
@@ -440,22 +442,39 @@ CUZK_IFMA_INLINE void addr_vecs(uint64_t* const* q, const uint64_t* const* p, co
   pa = _mm512_load_si512(pv);
 }
 
-// The scalar part: the 8 lane products t[l] (raw integers T_l, D components each, < p) are
-// replaced by the raw integers T_l^-1 * 2^816 (see batch_add_impl), with one field inversion.
-template <class F>
-void invert_lanes(F (&t)[8]) {
-  F prefix[8];
-  F acc = F::one();
+// The scalar part: the 8 lane products t[l] (raw integers T_l < p) are replaced by the raw
+// integers T_l^-1 * 2^816 (see batch_add_impl), with one field inversion: from_raw(T) is the
+// element T / 2^384, whose inverse times the element 2^48 has the raw form T^-1 * 2^816.
+void invert_lanes(Fq (&t)[8]) {
+  Fq prefix[8];
+  Fq acc = Fq::one();
   for (int l = 0; l < 8; ++l) {
     prefix[l] = acc;
     acc *= t[l];
   }
-  F inv = acc.inverse() * Fq::from_u64(uint64_t{1} << 48);
+  Fq inv = acc.inverse() * Fq::from_u64(uint64_t{1} << 48);
   for (int l = 8; l-- > 0;) {
-    const F r = inv * prefix[l];
+    const Fq r = inv * prefix[l];
     inv *= t[l];
     t[l] = r;
   }
+}
+
+// The 8 lane values (raw integers X_l, normalised, < 8p) replaced by the raw integers
+// X_l^-1 * 2^816 mod p (invert_lanes): a value of exponent e becomes one of exponent 816 - e.
+CUZK_IFMA_INLINE V8 invert_vec(const V8& x) {
+  alignas(64) uint64_t w[6][8];
+  __m512i a[6];
+  from52(reduce8_e<1>(E<1>{{x}}).c[0], a);
+  for (int i = 0; i < 6; ++i) _mm512_store_si512(w[i], a[i]);
+  Fq t[8];
+  for (int l = 0; l < 8; ++l) t[l] = Fq::from_raw({w[0][l], w[1][l], w[2][l], w[3][l], w[4][l], w[5][l]});
+  invert_lanes(t);
+  for (int l = 0; l < 8; ++l) {
+    for (int i = 0; i < 6; ++i) w[i][l] = t[l].raw()[i];
+  }
+  for (int i = 0; i < 6; ++i) a[i] = _mm512_load_si512(w[i]);
+  return to52(a);
 }
 
 template <int D>
@@ -465,11 +484,18 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
   thread_local std::vector<Step<D> > steps;
   if (steps.size() < S) steps.resize(S);
 
-  // Exponents (see the top): coordinates and their sums/differences carry 384. The prefix product
-  // P_j = M(P_{j-1}, den_j) of lane l has exponent 384 - 32j.
+  // Exponents (see the top): coordinates and their sums/differences carry 384.
+  //
+  // G1 (D = 1): the prefix product P_j = M(P_{j-1}, den_j) of lane l has exponent 384 - 32j.
+  //
+  // G2 (D = 2): the denominators are inverted through their norms, d^-1 = conj(d) / N(d) with
+  // N(d) = d0^2 + d1^2 in Fq, so the prefix products and the running inverse are Fq values (one
+  // Fq product each instead of an Fq2 one; with the two products that scale conj(d), 6.6 instead of
+  // 9 Fq products per addition). N_j = M(d0, d0) + M(d1, d1) has exponent 352 (< 4p), the prefix
+  // products P_j = M(P_{j-1}, N_j) exponent 352 - 64j. Stash: pre[0] = P_j, pre[1] = N_j.
 
   // Forward pass: load, denominators, numerators and the per-lane prefix products.
-  E<D> pre;
+  V8 pre;
   for (size_t j = 0; j < S; ++j) {
     __m512i qa, pa;
     __mmask8 negm, valid;
@@ -490,63 +516,50 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
     store_e(s.sx, add_raw_e(qx, px));         // < 2p, limbs < 2^53
     store_e(s.qx, qx);
     store_e(s.qy, qy);
-    pre = j == 0 ? den : mul_e(pre, den);
-    store_e(s.pre, pre);
-  }
-
-  // The 8 lane products T_l (exponent 384 - 32(S-1)), inverted together in scalar code. The
-  // backward pass wants inv with exponent 32(S-1) + 432, so that every d_i^-1 comes out with
-  // exponent 432 (see below): inv = T^-1 * 2^(384 - 32(S-1) + 32(S-1) + 432) = T^-1 * 2^816. With
-  // Fq, from_raw(T) is the element T/2^384, whose inverse has raw form T^-1 * 2^768; times the
-  // element 2^48 gives raw T^-1 * 2^816. (The same holds component-wise in Fq2.)
-  {
-    alignas(64) uint64_t w[D][6][8];
-    for (int c = 0; c < D; ++c) {
-      __m512i a[6];
-      from52(reduce8_e<1>(E<1>{{pre.c[c]}}).c[0], a);
-      for (int i = 0; i < 6; ++i) _mm512_store_si512(w[c][i], a[i]);
-    }
-    auto fq = [&](int c, int l) {
-      return Fq::from_raw({w[c][0][l], w[c][1][l], w[c][2][l], w[c][3][l], w[c][4][l], w[c][5][l]});
-    };
-    auto put = [&](int c, int l, const Fq& x) {
-      for (int i = 0; i < 6; ++i) w[c][i][l] = x.raw()[i];
-    };
     if constexpr (D == 1) {
-      Fq t[8];
-      for (int l = 0; l < 8; ++l) t[l] = fq(0, l);
-      invert_lanes(t);
-      for (int l = 0; l < 8; ++l) put(0, l, t[l]);
+      pre = j == 0 ? den.c[0] : mul(pre, den.c[0]);
+      store(s.pre[0], pre);
     } else {
-      ff::Fq2 t[8];
-      for (int l = 0; l < 8; ++l) t[l] = ff::Fq2(fq(0, l), fq(1, l));
-      invert_lanes(t);
-      for (int l = 0; l < 8; ++l) {
-        put(0, l, t[l].c0);
-        put(1, l, t[l].c1);
-      }
-    }
-    for (int c = 0; c < D; ++c) {
-      __m512i a[6];
-      for (int i = 0; i < 6; ++i) a[i] = _mm512_load_si512(w[c][i]);
-      pre.c[c] = to52(a);  // now the running inverse
+      V8 nrm = add_raw(sqr(den.c[0]), sqr(den.c[1]));
+      carry_u(nrm);
+      store(s.pre[1], nrm);
+      pre = j == 0 ? nrm : mul(pre, nrm);
+      store(s.pre[0], pre);
     }
   }
 
-  // Backward pass. The running inverse at step j has exponent e_j = 32(S-1) + 432 - 32(S-1-j);
-  // d_j^-1 = M(inv, P_{j-1}) has exponent e_j + 384 - 32(j-1) - 416 = 432 (and inv itself at
-  // j = 0 has 432); inv <- M(inv, den_j) lowers it by 32. Then
+  // The 8 lane products T_l, inverted together in scalar code. With T of exponent e_T, the inverse
+  // comes back with exponent 816 - e_T (invert_vec):
+  //   G1: e_T = 384 - 32(S-1), so inv has 432 + 32(S-1);
+  //   G2: e_T = 352 - 64(S-1), so inv has 464 + 64(S-1).
+  V8 inv = invert_vec(pre);
+
+  // Backward pass. G1: the running inverse at step j has exponent 432 + 32j; d_j^-1 =
+  // M(inv, P_{j-1}) has exponent 432 + 32j + 384 - 32(j-1) - 416 = 432 (and inv itself at j = 0);
+  // inv <- M(inv, den_j) lowers it by 32. G2: the running inverse at step j has exponent
+  // 464 + 64j; N_j^-1 = M(inv, P_{j-1}) has 464 + 64j + 352 - 64(j-1) - 416 = 464, and
+  // d_j^-1 = conj(d_j) N_j^-1 = (M(d0, N^-1), M(4p - d1, N^-1)) has 384 + 464 - 416 = 432 as for
+  // G1; inv <- M(inv, N_j) lowers it by 64. Then
   //   lambda = M(num, d^-1)                  exponent 384 + 432 - 416 = 400
   //   x3 = M(lambda, lambda) - sx            exponent 384
   //   y3 = lambda * (qx - x3) / 2^400 - qy   exponent 400 + 384 - 400 = 384 (mul<36>).
   // Bounds (components): lambda, lambda^2 < 6p, x3 < 8p, qx - x3 + 8p < 9p, y3 < 8p.
-  E<D>& inv = pre;
   for (size_t j = S; j-- > 0;) {
     const Step<D>& s = steps[j];
-    E<D> di = inv;
+    V8 dj = inv;  // 1/den_j (G1) or 1/N_j (G2)
     if (j > 0) {
-      di = mul_e(inv, load_e(steps[j - 1].pre));
-      inv = mul_e(inv, load_e(s.den));
+      dj = mul(inv, load(steps[j - 1].pre[0]));
+      inv = mul(inv, load(D == 1 ? s.den[0] : s.pre[D - 1]));
+    }
+    E<D> di;
+    if constexpr (D == 1) {
+      di.c[0] = dj;
+    } else {
+      const E<2> den = load_e(s.den);
+      V8 zero;
+      for (int i = 0; i < kL; ++i) zero.l[i] = _mm512_setzero_si512();
+      di.c[0] = mul(den.c[0], dj);
+      di.c[1] = mul(sub_plus(zero, den.c[1], kP4), dj);
     }
     const E<D> lambda = mul_e(load_e(s.num), di);
     const E<D> x3 = sub_plus_e(sqr_e(lambda), load_e(s.sx), kP2);
@@ -556,6 +569,44 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
     addr_vecs(q, p, neg, k, j, qa, pa, negm, valid);
     scatter_e(qa, 0, valid, reduce8_e(x3));
     scatter_e(qa, kY, valid, reduce8_e(y3));
+  }
+}
+
+// Curve-equation checks, 8 points per step. With raw integers X = x * 2^384 and Y = y * 2^384:
+//   M(M(Y, Y), R)    = y^2 * 2^320  (R = 2^384 mod p, the raw form of 1)
+//   M(M(X, X), X)    = x^3 * 2^320
+// so the point is on y^2 = x^3 + b iff x^3 * 2^320 + b * 2^320 - y^2 * 2^320 = 0 mod p. Bounds
+// (components): squares < 4p, the Fq2 product < 6p, M(., R) < 2p; the difference taken as
+// rhs + 2p - lhs is below 9p and reduced to [0, p) before the comparison with zero.
+template <int D>
+CUZK_IFMA void on_curve_impl(const uint64_t* const* p, size_t k, uint8_t* ok) {
+  constexpr int kY = 6 * D;
+  static const L52 one = split52(Fq::one().raw());
+  // b * 2^320 as a raw integer: the element b / 2^64 (b = 4 for G1; 4 + 4u for G2, both
+  // components 4).
+  static const L52 b320 = split52((Fq::from_u64(4) * Fq::from_u64(uint64_t{1} << 32).square().inverse()).raw());
+  V8 onev, bv;
+  for (int i = 0; i < kL; ++i) {
+    onev.l[i] = bc(one.v[i]);
+    bv.l[i] = bc(b320.v[i]);
+  }
+  for (size_t j = 0; j < k; j += 8) {
+    alignas(64) uint64_t pv[8];
+    for (int l = 0; l < 8; ++l) pv[l] = reinterpret_cast<uintptr_t>(p[j + l < k ? j + l : j]);
+    const __m512i pa = _mm512_load_si512(pv);
+    const E<D> x = gather_e<D>(pa, 0), y = gather_e<D>(pa, kY);
+    const E<D> yy = sqr_e(y);
+    const E<D> xxx = mul_e(sqr_e(x), x);
+    __m512i nz = _mm512_setzero_si512();
+    for (int c = 0; c < D; ++c) {
+      const V8 lhs = mul(yy.c[c], onev);
+      V8 rhs = add_raw(xxx.c[c], bv);
+      carry_u(rhs);
+      const V8 d = cond_sub(cond_sub(cond_sub(cond_sub(sub_plus(rhs, lhs, kP2), kP8), kP4), kP2), kP);
+      for (int i = 0; i < kL; ++i) nz = _mm512_or_si512(nz, d.l[i]);
+    }
+    const __mmask8 zero = _mm512_cmpeq_epi64_mask(nz, _mm512_setzero_si512());
+    for (size_t l = 0; l < 8 && j + l < k; ++l) ok[j + l] = (zero >> l) & 1;
   }
 }
 
@@ -629,6 +680,13 @@ void g1_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* n
 }
 void g2_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
   for (size_t o = 0; o < k; o += kMaxChunk) batch_add_impl<2>(q + o, p + o, neg + o, std::min(kMaxChunk, k - o));
+}
+
+void g1_on_curve(const uint64_t* const* p, size_t k, uint8_t* ok) {
+  on_curve_impl<1>(p, k, ok);
+}
+void g2_on_curve(const uint64_t* const* p, size_t k, uint8_t* ok) {
+  on_curve_impl<2>(p, k, ok);
 }
 
 void test_op(int op, const uint64_t (*a)[6], const uint64_t (*b)[6], uint64_t (*r)[6]) {

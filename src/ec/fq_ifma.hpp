@@ -28,6 +28,12 @@ void g1_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* n
 // The same over Fq2 (BLS12-381 G2): coordinates of 12 words (c0 then c1), points of 24 words.
 void g2_batch_add(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k);
 
+// For i < k: ok[i] = 1 if the point p[i] (x then y, fully reduced coordinates of 6 words for G1,
+// 12 for G2; not the point at infinity) satisfies the curve equation y^2 = x^3 + b, else 0.
+// Requires active().
+void g1_on_curve(const uint64_t* const* p, size_t k, uint8_t* ok);
+void g2_on_curve(const uint64_t* const* p, size_t k, uint8_t* ok);
+
 // Test hooks on 8 elements a[l], b[l] (6 words each, < p): the 8-lane kernels round-tripped
 // through the 52-bit representation, returning canonical results in r[l].
 //   op 0: a*b*2^-384 (the scalar Montgomery product), 1: a + b, 2: a - b, 3: a (conversion only),

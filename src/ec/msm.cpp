@@ -44,14 +44,18 @@ MsmConfig choose_config(size_t n, unsigned threads, bool g2, bool endo) {
   //  - threads share the jobs (window, bucket range) dynamically, so the time is about the total
   //    work over the threads, plus one more bucket array (~4 additions per bucket: allocation,
   //    reduction) for every thread beyond the number of jobs;
-  //  - the batch inversion is amortized over the batch (min(512 or 1024, points per task / 8)).
+  //  - the batch inversion is amortized over the batch (min(512 or 1024, points per task / 8, a
+  //    quarter of the task's buckets)). A batch holds one addition per bucket; with more entries
+  //    than about half the buckets most of it waits for the next batch or spills to Jacobian
+  //    additions (c = 10, 512 buckets: batch 1024 -> 128 made the MSMs of 4k points 2x faster).
   // With the endomorphism split there are 2n points of 127 bits (msm_glv.hpp).
   threads = std::max(1u, threads);
   // With the AVX-512 IFMA kernels (ec/fq_ifma.hpp) a G1 addition is ~2.4x cheaper while the
   // inversion stays scalar: batches of up to 1024 measured 4-8% faster for G1 on Zen 4 (2^16, 2^20,
   // one thread); G2 was neutral, so it keeps 512 (its kernel stash per step is twice as large).
-  const bool ifma_g1 = !g2 && fq_ifma::active();
-  const double inv_cost = g2 ? 12.0 : (ifma_g1 ? 100.0 : 40.0);  // one inversion, in bucket additions
+  // One inversion (divsteps, ~1.6 us on Zen 4, plus the lane products) in bucket additions:
+  const bool ifma = fq_ifma::active(), ifma_g1 = !g2 && ifma;
+  const double inv_cost = g2 ? (ifma ? 8.0 : 4.0) : (ifma ? 30.0 : 8.0);
   const double max_batch = ifma_g1 ? 1024.0 : 512.0;
   MsmConfig best;
   double best_cost = 1e300;
@@ -62,7 +66,7 @@ MsmConfig choose_config(size_t n, unsigned threads, bool g2, bool endo) {
     for (unsigned s = 1; s <= 64; s *= 2) {
       if (nb / s < 8 && s > 1) break;
       const double nbt = nb / s;
-      const double batch = std::clamp(dn / s / 8, 16.0, max_batch);
+      const double batch = std::clamp(std::min(dn / s / 8, nbt / 4), 16.0, max_batch);
       // Bucket arrays beyond ~4 MB miss the per-core L2 (device: 2 MB/core, c = 17 measured 15%
       // slower than c = 16 at 2^22 for G1 although it has 4% less work).
       const double bytes = nbt * (g2 ? 192.0 : 96.0);

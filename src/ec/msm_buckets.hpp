@@ -7,8 +7,8 @@
 // addition in the current batch is deferred to a pending list and retried after the next flush; if
 // the pending list keeps growing (many points in few buckets, e.g. equal scalars), the excess is
 // spilled into Jacobian overflow buckets, so degenerate inputs cost at most a mixed addition per
-// point. All edge cases of the affine addition are handled: empty bucket (the point is copied),
-// P == Q (tangent slope), P == -Q (the bucket becomes empty).
+// point; finish() folds those back into the affine buckets. All edge cases of the affine addition are handled: empty
+// bucket (the point is copied), P == Q (tangent slope), P == -Q (the bucket becomes empty).
 //
 // On CPUs with AVX-512 IFMA the batches (flush() and PairBatch::eval()) run 8 additions per vector
 // instruction (fq_ifma.cpp: radix 2^52, lazy reduction), about 2.4x (G1) and 3x (G2) faster per
@@ -134,6 +134,7 @@ class BatchAffineBuckets {
   // Completes every addition; afterwards the buckets hold their final sums.
   void finish() {
     settle();
+    fold_overflow();
     if (lanes_ != 1) merge_lanes();
   }
 
@@ -150,7 +151,7 @@ class BatchAffineBuckets {
   // ranges can be reduced concurrently.
   J reduce_weighted(size_t b0, size_t b1, uint64_t lo) const {
     const size_t m = b1 - b0, L = lanes_;
-    if (!overflow_.empty() || m < 64) return reduce_weighted_jacobian(b0, b1, lo);
+    if (m < 64) return reduce_weighted_jacobian(b0, b1, lo);
     lo += b0;
     // L lanes cost m/L + 1 inversions and 3L Jacobian additions at the end: L = sqrt(4m) measured
     // best (m = 2^12: 128 lanes; sqrt(8m) and sqrt(16m) were up to 2% slower).
@@ -191,7 +192,6 @@ class BatchAffineBuckets {
     return reduce_running_sums<J>(b0, b1, lo, [&](size_t b, J& running) {
       const size_t i = b * lanes_;
       if (state_[i] == kFilled) running = running.add_affine(A(xy_[i].x, xy_[i].y));
-      if (!overflow_.empty() && !overflow_[i].is_identity()) running += overflow_[i];
     });
   }
 
@@ -200,7 +200,6 @@ class BatchAffineBuckets {
     J acc;
     for (size_t b = 0; b < state_.size(); b += lanes_) {
       if (state_[b] == kFilled) acc = acc.add_affine(A(xy_[b].x, xy_[b].y));
-      if (!overflow_.empty()) acc += overflow_[b];
     }
     return acc;
   }
@@ -455,6 +454,32 @@ class BatchAffineBuckets {
     if (pending_.size() * 2 >= batch_) spill_pending();
   }
 
+  // Adds the overflow buckets into the affine ones (converted to affine with one inversion, then
+  // batched pair additions) and drops them, so that the reduction and the lane merge run on the
+  // affine buckets alone: a single spill used to send the whole array to the Jacobian reduction,
+  // ~2.3x the cost per bucket (witnesses with many equal scalars spill: SHA-256 circuits' A, B and
+  // C MSMs spent a third of their time there).
+  void fold_overflow() {
+    if (overflow_.empty()) return;
+    std::vector<uint32_t> at;
+    std::vector<J> sums;
+    for (size_t i = 0; i < overflow_.size(); ++i) {
+      if (overflow_[i].is_identity()) continue;
+      at.push_back(static_cast<uint32_t>(i));
+      sums.push_back(overflow_[i]);
+    }
+    std::vector<A> aff(sums.size());
+    batch_to_affine<C>(sums, aff);
+    std::vector<XY> src(aff.size());
+    PairBatch batch(aff.size());
+    for (size_t k = 0; k < aff.size(); ++k) {
+      src[k] = XY{aff[k].x, aff[k].y};
+      batch.schedule(xy_[at[k]], state_[at[k]], src[k]);
+    }
+    batch.eval();
+    overflow_ = {};
+  }
+
   // Adds every copy of a bucket into copy 0: log2(lanes) rounds of batched pair additions.
   void merge_lanes() {
     const size_t L = lanes_, m = buckets_;
@@ -467,11 +492,6 @@ class BatchAffineBuckets {
         }
       }
       batch.eval();
-    }
-    if (!overflow_.empty()) {
-      for (size_t b = 0; b < m; ++b) {
-        for (size_t l = 1; l < L; ++l) overflow_[b * L] += overflow_[b * L + l];
-      }
     }
   }
 

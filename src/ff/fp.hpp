@@ -151,9 +151,12 @@ class Fp {
   }
   constexpr Fp pow(uint64_t e) const { return pow(Limbs<1>{e}); }
 
-  // Multiplicative inverse by the binary extended Euclidean algorithm (variable time; the prover
-  // only inverts public or randomized values). The inverse of zero is zero.
+  // Multiplicative inverse by Bernstein-Yang divsteps (ff/inverse_safegcd.hpp; variable time: the
+  // prover only inverts public or randomized values). The inverse of zero is zero.
   Fp inverse() const;
+  // The same by the bit-by-bit binary extended Euclidean algorithm: several times slower, kept as
+  // the independent reference the tests compare inverse() with.
+  Fp inverse_binary() const;
   // -1, 0 or 1.
   int legendre() const;
   // A square root if one exists (which of the two is unspecified).

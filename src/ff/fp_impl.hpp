@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ff/inverse_safegcd.hpp"
+
 namespace cuzk::ff {
 
 template <class P>
@@ -125,6 +127,16 @@ std::string Fp<P>::to_decimal() const {
 
 template <class P>
 Fp<P> Fp<P>::inverse() const {
+  if (is_zero()) return zero();
+  // Invert the Montgomery representative aR as an integer: x = (aR)^{-1} = a^{-1} R^{-1}; then
+  // mont_mul(x, R^3) = a^{-1} R, the Montgomery form of a^{-1}. MOD is prime, so the divsteps
+  // always find the inverse; the binary algorithm is only a guard.
+  if (const auto x = safegcd::inverse<N>(v_, MOD, 0 - INV)) return from_raw(mont_mul(*x, R3));
+  return inverse_binary();
+}
+
+template <class P>
+Fp<P> Fp<P>::inverse_binary() const {
   if (is_zero()) return zero();
   // Invert the Montgomery representative aR as an integer: x = (aR)^{-1} = a^{-1} R^{-1}; then
   // mont_mul(x, R^3) = a^{-1} R, the Montgomery form of a^{-1}.

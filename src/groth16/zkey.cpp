@@ -1,12 +1,20 @@
 #include "groth16/zkey.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
-#include <mutex>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include "ec/encoding.hpp"
+#include "ec/on_curve.hpp"
 #include "r1cs/binfile.hpp"
+#include "util/mapped_file.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
@@ -121,34 +129,119 @@ Result<P> decode_point(std::span<const uint8_t> b, const PointPos& at, bool subg
   return p;
 }
 
-// Decodes `count` consecutive points of `section` (whose length has been checked).
+// The fast path of decode_point for the bulk sections: snarkjs stores each coordinate as the
+// little-endian words of its Montgomery form with R = 2^384, which is exactly Fq's own raw
+// representation, so a point is copied as is; what remains is the validation (every coordinate
+// reduced, all-zero bytes = infinity, and the point on its curve, checked in batches by the caller).
+// Returns false on a bad coordinate; the caller re-decodes a bad point with decode_point() for
+// the detailed error message.
+static_assert(std::endian::native == std::endian::little, "the zkey loader copies little-endian words");
+inline bool load_fq(const uint8_t* in, Fq& out) {
+  ff::Limbs<6> l;
+  std::memcpy(l.data(), in, sizeof(l));
+  if (!ff::less_than(l, Fq::MOD)) return false;
+  out = Fq::from_raw(l);
+  return true;
+}
+inline bool all_zero(const uint8_t* in, size_t len) {
+  uint64_t acc = 0;
+  for (size_t i = 0; i < len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, in + i, 8);
+    acc |= w;
+  }
+  return acc == 0;
+}
+inline bool fast_decode(const uint8_t* in, G1Affine& out) {
+  if (all_zero(in, kG1)) {
+    out = G1Affine();
+    return true;
+  }
+  Fq x, y;
+  if (!load_fq(in, x) || !load_fq(in + 48, y)) return false;
+  out = G1Affine(x, y);
+  return true;
+}
+inline bool fast_decode(const uint8_t* in, G2Affine& out) {
+  if (all_zero(in, kG2)) {
+    out = G2Affine();
+    return true;
+  }
+  Fq x0, x1, y0, y1;
+  if (!load_fq(in, x0) || !load_fq(in + 48, x1) || !load_fq(in + 96, y0) || !load_fq(in + 144, y1)) return false;
+  out = G2Affine(ff::Fq2(x0, x1), ff::Fq2(y0, y1));
+  return true;
+}
+
+// Decodes `count` consecutive points of `section` (whose length has been checked) into out[0..count),
+// on the pool. Without subgroup checks every point takes the fast path above; the error reported is
+// the lowest-indexed bad point, whatever the thread timing.
+template <class P>
+Result<bool> decode_points_into(std::span<const uint8_t> body, uint64_t offset, P* out, uint64_t count,
+                                const std::string& where, bool subgroup) {
+  constexpr uint64_t len = std::is_same_v<P, G1Affine> ? kG1 : kG2;
+  std::atomic<uint64_t> bad_index{count};
+  auto report = [&](uint64_t i) {
+    uint64_t cur = bad_index.load();
+    while (i < cur && !bad_index.compare_exchange_weak(cur, i)) {
+    }
+  };
+  ThreadPool::global().parallel_chunks(count, 4096, [&](size_t lo, size_t hi) {
+    if (subgroup) {
+      for (uint64_t i = lo; i < hi; ++i) {
+        auto p =
+            decode_point<P>(body.subspan(i * len, len), PointPos{&where, nullptr, i, count, offset + i * len}, true);
+        if (!p) return report(i);
+        out[i] = *p;
+      }
+      return;
+    }
+    size_t end = hi;  // the first point with a bad coordinate, if any
+    for (uint64_t i = lo; i < hi; ++i) {
+      if (!fast_decode(body.data() + i * len, out[i])) {
+        end = i;
+        break;
+      }
+    }
+    const size_t off = ec::first_off_curve(std::span<const P>(out + lo, end - lo));
+    if (off < end - lo) {
+      report(lo + off);
+    } else if (end < hi) {
+      report(end);
+    }
+  });
+  const uint64_t bad = bad_index.load();
+  if (bad < count) {
+    auto p = decode_point<P>(body.subspan(bad * len, len), PointPos{&where, nullptr, bad, count, offset + bad * len},
+                             subgroup);
+    return make_error(p ? where + ": point " + std::to_string(bad) + " could not be decoded" : p.error());
+  }
+  return true;
+}
+
+// `count` points, on transparent huge pages where the kernel allows (fewer page faults while they
+// are filled, fewer TLB misses when the MSMs read them at random).
+template <class P>
+void allocate_points(std::vector<P>& out, uint64_t count) {
+  out.clear();
+  out.reserve(count);
+  advise_huge_pages(out.data(), count * sizeof(P));
+  out.resize(count);
+}
+
+template <class P>
+Result<bool> decode_points_into(const circom::BinFile& bf, const circom::BinSection& sec, std::vector<P>& out,
+                                const std::string& where, bool subgroup) {
+  return decode_points_into<P>(bf.body(sec), sec.offset, out.data(), out.size(), where, subgroup);
+}
+
 template <class P>
 Result<std::vector<P>> decode_points(const circom::BinFile& bf, const circom::BinSection& sec, uint64_t count,
                                      const std::string& where, bool subgroup) {
-  constexpr uint64_t len = std::is_same_v<P, G1Affine> ? kG1 : kG2;
-  std::vector<P> out(count);
-  const auto body = bf.body(sec);
-  // Decoding (Montgomery conversion, on-curve checks) is per point: spread it over the pool. The
-  // error reported is the lowest-indexed bad point, whatever the thread timing.
-  std::mutex mu;
-  uint64_t bad_index = count;
-  std::string bad_message;
-  ThreadPool::global().parallel_chunks(count, 4096, [&](size_t lo, size_t hi) {
-    for (uint64_t i = lo; i < hi; ++i) {
-      auto p = decode_point<P>(body.subspan(i * len, len), PointPos{&where, nullptr, i, count, sec.offset + i * len},
-                               subgroup);
-      if (!p) {
-        std::lock_guard lock(mu);
-        if (i < bad_index) {
-          bad_index = i;
-          bad_message = p.error();
-        }
-        return;
-      }
-      out[i] = *p;
-    }
-  });
-  if (bad_index < count) return make_error(bad_message);
+  std::vector<P> out;
+  allocate_points(out, count);
+  auto ok = decode_points_into(bf, sec, out, where, subgroup);
+  if (!ok) return make_error(ok.error());
   return out;
 }
 
@@ -224,6 +317,30 @@ Result<bool> parse_header(const circom::BinFile& bf, const circom::BinSection& s
   return true;
 }
 
+// Entry i of the coefficient section (44 bytes at e) into out; on a bad entry, what is wrong.
+std::optional<std::string> decode_coef(const uint8_t* e, const Zkey& z, ZkeyCoef& out) {
+  uint32_t w[3];
+  std::memcpy(w, e, sizeof(w));
+  out.matrix = w[0];
+  out.constraint = w[1];
+  out.signal = w[2];
+  if (out.matrix > 1) return "matrix id " + std::to_string(out.matrix) + " (expected 0 = A or 1 = B)";
+  if (out.constraint >= z.domain_size) {
+    return "constraint " + std::to_string(out.constraint) +
+           " out of range (domainSize = " + std::to_string(z.domain_size) + ")";
+  }
+  if (out.signal >= z.n_vars) {
+    return "signal " + std::to_string(out.signal) + " out of range (nVars = " + std::to_string(z.n_vars) + ")";
+  }
+  ff::Limbs<4> l;
+  std::memcpy(l.data(), e + 12, kFrBytes);
+  if (!ff::less_than(l, Fr::MOD)) return std::string("value is not a canonical field element (>= r)");
+  // The stored integer is coef * R^2: as Montgomery limbs it is the element coef * R, whose
+  // canonical integer, read back as Montgomery limbs, is the element coef.
+  out.value = Fr::from_raw(Fr::from_raw(l).to_canonical());
+  return std::nullopt;
+}
+
 Result<bool> parse_coefs(const circom::BinFile& bf, const circom::BinSection& sec, const std::string& where, Zkey& z) {
   ByteReader r(bf.body(sec));
   uint32_t n = 0;
@@ -234,36 +351,27 @@ Result<bool> parse_coefs(const circom::BinFile& bf, const circom::BinSection& se
                       std::to_string(kCoefBytes) + " = " + std::to_string(expect) + " for n = " + std::to_string(n) +
                       " coefficients (count and section length disagree: truncated or corrupt)");
   }
-  z.coefs.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) {
+  // Decoded in parallel (a big key has millions of entries); the error reported is the
+  // lowest-indexed bad entry.
+  z.coefs.resize(n);
+  const uint8_t* entries = bf.body(sec).data() + 4;
+  std::atomic<uint64_t> bad_index{n};
+  ThreadPool::global().parallel_chunks(n, 16384, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      if (decode_coef(entries + i * kCoefBytes, z, z.coefs[i])) {
+        uint64_t cur = bad_index.load();
+        while (i < cur && !bad_index.compare_exchange_weak(cur, i)) {
+        }
+        return;
+      }
+    }
+  });
+  const uint64_t i = bad_index.load();
+  if (i < n) {
     ZkeyCoef c;
-    std::span<const uint8_t> v;
-    (void)r.u32(c.matrix);
-    (void)r.u32(c.constraint);
-    (void)r.u32(c.signal);
-    (void)r.bytes(kFrBytes, v);
-    auto at = [&] {
-      return where + ": entry " + std::to_string(i) + " of " + std::to_string(n) + " (file offset " +
-             std::to_string(sec.offset + 4 + uint64_t{i} * kCoefBytes) + ")";
-    };
-    if (c.matrix > 1) {
-      return make_error(at() + ": matrix id " + std::to_string(c.matrix) + " (expected 0 = A or 1 = B)");
-    }
-    if (c.constraint >= z.domain_size) {
-      return make_error(at() + ": constraint " + std::to_string(c.constraint) +
-                        " out of range (domainSize = " + std::to_string(z.domain_size) + ")");
-    }
-    if (c.signal >= z.n_vars) {
-      return make_error(at() + ": signal " + std::to_string(c.signal) +
-                        " out of range (nVars = " + std::to_string(z.n_vars) + ")");
-    }
-    ff::Limbs<4> l{};
-    for (size_t k = 0; k < kFrBytes; ++k) l[k / 8] |= static_cast<uint64_t>(v[k]) << (8 * (k % 8));
-    if (!ff::less_than(l, Fr::MOD)) return make_error(at() + ": value is not a canonical field element (>= r)");
-    // The stored integer is coef * R^2: as Montgomery limbs it is the element coef * R, whose
-    // canonical integer, read back as Montgomery limbs, is the element coef.
-    c.value = Fr::from_raw(Fr::from_raw(l).to_canonical());
-    z.coefs.push_back(c);
+    return make_error(where + ": entry " + std::to_string(i) + " of " + std::to_string(n) + " (file offset " +
+                      std::to_string(sec.offset + 4 + i * kCoefBytes) +
+                      "): " + decode_coef(entries + i * kCoefBytes, z, c).value_or("bad entry"));
   }
   return true;
 }
@@ -331,29 +439,47 @@ Result<Zkey> parse_zkey(std::span<const uint8_t> bytes, std::string_view name, c
 
   if (auto ok = parse_coefs(*bf, *sec[kSecCoefs], where(kSecCoefs), z); !ok) return make_error(ok.error());
 
+  // The five point arrays are allocated (and so value-initialised, every page written once)
+  // concurrently, then each is decoded on the whole pool.
+  ThreadPool::global().parallel_for(5, [&](size_t i) {
+    switch (i) {
+      case 0:
+        return allocate_points(z.a, n_vars);
+      case 1:
+        return allocate_points(z.b1, n_vars);
+      case 2:
+        return allocate_points(z.b2, n_vars);
+      case 3:
+        return allocate_points(z.c, n_c);
+      default:
+        return allocate_points(z.h, uint64_t{z.domain_size});
+    }
+  });
   const bool all = opt.check_all_subgroups;
-  auto a = decode_points<G1Affine>(*bf, *sec[kSecA], n_vars, where(kSecA), all);
-  if (!a) return make_error(a.error());
-  z.a = std::move(*a);
-  auto b1 = decode_points<G1Affine>(*bf, *sec[kSecB1], n_vars, where(kSecB1), all);
-  if (!b1) return make_error(b1.error());
-  z.b1 = std::move(*b1);
-  auto b2 = decode_points<G2Affine>(*bf, *sec[kSecB2], n_vars, where(kSecB2), all);
-  if (!b2) return make_error(b2.error());
-  z.b2 = std::move(*b2);
-  auto c = decode_points<G1Affine>(*bf, *sec[kSecC], n_c, where(kSecC), all);
-  if (!c) return make_error(c.error());
-  z.c = std::move(*c);
-  auto h = decode_points<G1Affine>(*bf, *sec[kSecH], z.domain_size, where(kSecH), all);
-  if (!h) return make_error(h.error());
-  z.h = std::move(*h);
+  if (auto ok = decode_points_into(*bf, *sec[kSecA], z.a, where(kSecA), all); !ok) return make_error(ok.error());
+  if (auto ok = decode_points_into(*bf, *sec[kSecB1], z.b1, where(kSecB1), all); !ok) return make_error(ok.error());
+  if (auto ok = decode_points_into(*bf, *sec[kSecB2], z.b2, where(kSecB2), all); !ok) return make_error(ok.error());
+  if (auto ok = decode_points_into(*bf, *sec[kSecC], z.c, where(kSecC), all); !ok) return make_error(ok.error());
+  if (auto ok = decode_points_into(*bf, *sec[kSecH], z.h, where(kSecH), all); !ok) return make_error(ok.error());
   return z;
 }
 
 Result<Zkey> load_zkey(const std::string& path, const ZkeyOptions& opt) {
-  auto bytes = circom::read_file_bytes(path);
-  if (!bytes) return make_error(bytes.error());
-  return parse_zkey(*bytes, path, opt);
+  // Mapped, not read: the points are copied once, from the page cache straight into the point
+  // arrays, instead of first into a buffer of the whole file (tens of MB written and faulted in by
+  // one thread).
+  MappedFile map;
+  try {
+    const UniqueFd fd = open_read_only(path);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return make_error(path + ": cannot stat: " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) return make_error(path + ": not a regular file");
+    map = MappedFile(fd.get(), static_cast<size_t>(st.st_size), MapOptions{}, path);
+  } catch (const std::exception& e) {
+    return make_error(e.what());
+  }
+  const auto bytes = std::span(reinterpret_cast<const uint8_t*>(map.data()), map.size());
+  return parse_zkey(bytes, path, opt);
 }
 
 }  // namespace cuzk::groth16

@@ -128,4 +128,10 @@ PageBuffer& PageBuffer::operator=(PageBuffer&& o) noexcept {
   return *this;
 }
 
+void advise_huge_pages(const void* p, size_t bytes) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t lo = (a + kHugePage - 1) & ~uintptr_t{kHugePage - 1}, hi = (a + bytes) & ~uintptr_t{kHugePage - 1};
+  if (hi > lo) (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+}
+
 }  // namespace cuzk
