@@ -32,7 +32,9 @@ expect_rc 2 "$cuzk" circuit
 expect_rc 2 "$cuzk" circuit info
 expect_rc 2 "$cuzk" circuit info --circuit no-such-circuit
 expect_rc 2 "$cuzk" circuit info --circuit por --arity 3
-expect_rc 1 "$cuzk" circuit info --circuit por --hasher poseidon
+expect_rc 0 "$cuzk" circuit info --circuit por --hasher poseidon
+# 64 leaves do not fill an arity-16 tree.
+expect_rc 1 "$cuzk" circuit info --circuit por --hasher poseidon --arity 16
 expect_rc 1 "$cuzk" circuit info --circuit insert --size 6
 expect_rc 0 "$cuzk" circuit info --circuit sha256-hash2
 
@@ -40,6 +42,13 @@ expect_rc 0 "$cuzk" circuit info --circuit sha256-hash2
 expect_json constraints 272295 --circuit por --hasher sha256 --arity 2
 expect_json constraints 216258 --circuit por --hasher sha256 --arity 4
 expect_json constraints 250987 --circuit por --hasher sha256 --arity 8
+# The same test with PoseidonHasher (64 leaves per base tree), and its private-root cases.
+expect_json constraints 1887 --circuit por --hasher poseidon --arity 2
+expect_json constraints 1063 --circuit por --hasher poseidon --arity 8
+expect_json constraints 1764 --circuit por --hasher poseidon --arity 8 --sub 4 --top 2
+expect_json constraints 1593 --circuit por --hasher poseidon --arity 8 --sub-arity 8
+expect_json constraints 1163 --circuit por --hasher poseidon --arity 4 --private-root
+expect_json inputs 3 --circuit por --hasher poseidon --arity 8 --sub 2 --top 4
 expect_json inputs 3 --circuit por --arity 8
 expect_json inputs 2 --circuit por --arity 8 --private-root
 # insertion.rs test_insert (after the index bits) and bellperson's SHA-256 tests.

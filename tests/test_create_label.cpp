@@ -165,6 +165,13 @@ TEST(TestCircuits, ReferenceCounts) {
   p.private_root = true;
   EXPECT_EQ(test_circuit_info("por", p).inputs, 2u);
   p.hasher = "poseidon";
+  EXPECT_EQ(test_circuit_info("por", p).constraints, 1163u);  // por_circuit.rs private root, arity 4
+  p.private_root = false;
+  p.arity = 8;
+  p.sub_arity = 8;
+  p.top_arity = 2;
+  EXPECT_EQ(test_circuit_info("por", p).constraints, 1907u);
+  p.hasher = "blake2s";
   EXPECT_THROW(test_circuit_info("por", p), std::invalid_argument);
   EXPECT_THROW(test_circuit_info("no-such-circuit", p), std::invalid_argument);
 }

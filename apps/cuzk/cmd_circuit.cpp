@@ -18,9 +18,9 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
       ->check(CLI::IsMember(filecoin::test_circuit_names()));
   info->add_option("--hasher", o.hasher, "por: Merkle hasher")->check(CLI::IsMember({"sha256", "poseidon"}));
   info->add_option("--arity", o.arity, "por: base tree arity")->check(CLI::IsMember({2, 4, 8, 16}));
-  info->add_option("--sub-arity", o.sub_arity, "por: sub-tree arity (0 = none)")
+  info->add_option("--sub-arity,--sub", o.sub_arity, "por: sub-tree arity (0 = none)")
       ->check(CLI::IsMember({0, 2, 4, 8, 16}));
-  info->add_option("--top-arity", o.top_arity, "por: top-tree arity (0 = none)")
+  info->add_option("--top-arity,--top", o.top_arity, "por: top-tree arity (0 = none)")
       ->check(CLI::IsMember({0, 2, 4, 8, 16}));
   info->add_option("--leaves", o.leaves, "por: leaves (default 64 x base tree count, as por_circuit.rs)");
   info->add_flag("--private-root", o.private_root, "por: keep the root out of the public inputs");

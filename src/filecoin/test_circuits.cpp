@@ -8,6 +8,7 @@
 #include "filecoin/create_label_circuit.hpp"
 #include "gadgets/insertion.hpp"
 #include "gadgets/por.hpp"
+#include "gadgets/poseidon_hasher.hpp"
 #include "gadgets/sha256_hasher.hpp"
 #include "r1cs/recording_cs.hpp"
 
@@ -81,18 +82,25 @@ const std::vector<Entry>& entries() {
        "PoR inclusion proof (storage-proofs-core tests/por_circuit.rs): --hasher, --arity, --sub-arity, "
        "--top-arity, --leaves, --private-root",
        [](RecordingCS& cs, const TestCircuitParams& p, std::string& ref) {
-         if (p.hasher != "sha256") {
-           throw std::invalid_argument("por: hasher '" + p.hasher + "' is not available (only sha256 so far)");
-         }
          const gadgets::MerkleShape shape{p.arity, p.sub_arity, p.top_arity};
          shape.validate();
          const size_t leaves = p.leaves != 0 ? p.leaves : 64 * shape.base_tree_count();
-         gadgets::por_circuit<gadgets::Sha256Hasher>(cs, gadgets::Root::val(std::nullopt),
-                                                     gadgets::AuthPath::blank(shape, leaves),
-                                                     gadgets::Root::val(std::nullopt), p.private_root);
-         ref =
-             "por_circuit.rs (64 leaves per base tree, public root): sha256 2 -> 272,295, 4 -> 216,258, "
-             "8 -> 250,987";
+         const gadgets::AuthPath path = gadgets::AuthPath::blank(shape, leaves);
+         const gadgets::Root blank = gadgets::Root::val(std::nullopt);
+         if (p.hasher == "sha256") {
+           gadgets::por_circuit<gadgets::Sha256Hasher>(cs, blank, path, blank, p.private_root);
+           ref =
+               "por_circuit.rs (64 leaves per base tree, public root): sha256 2 -> 272,295, 4 -> 216,258, "
+               "8 -> 250,987";
+         } else if (p.hasher == "poseidon") {
+           gadgets::por_circuit<gadgets::PoseidonHasher>(cs, blank, path, blank, p.private_root);
+           ref =
+               "por_circuit.rs (64 leaves per base tree, public root): poseidon 2 -> 1,887, 4 -> 1,164, "
+               "8 -> 1,063, 8-2 -> 1,377, 8-4-2 -> 1,764, 8-8 -> 1,593, 8-8-2 -> 1,907, 8-2-4 -> 1,764; "
+               "private root 2/4/8 -> 1,886/1,163/1,062";
+         } else {
+           throw std::invalid_argument("por: unknown hasher '" + p.hasher + "' (sha256 or poseidon)");
+         }
          return size_t{0};
        }},
       {"insert", "insertion.rs insert into --size slots (2/4/8 -> 2/8/22; others size*(size-1))",

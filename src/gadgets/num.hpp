@@ -105,23 +105,26 @@ class AllocatedNum {
 // A linear combination and its value; starts at zero (value known).
 class Num {
  public:
-  const std::optional<Fr>& value() const { return value_; }
+  std::optional<Fr> value() const { return known_ ? std::optional<Fr>(value_) : std::nullopt; }
   const LC& lc() const { return lc_; }
 
   // this += coeff * bit (bellpepper's add_bool_with_coeff: the value is unknown as soon as one
   // bit's is).
   void add_bool_with_coeff(Variable one, const Boolean& bit, const Fr& coeff) {
     const std::optional<bool> b = bit.value();
-    if (value_ && b) {
-      if (*b) *value_ += coeff;
+    if (known_ && b) {
+      if (*b) value_ += coeff;
     } else {
-      value_.reset();
+      known_ = false;
     }
     bit.add_to_lc(lc_, one, coeff);
   }
 
  private:
-  std::optional<Fr> value_ = Fr::zero();
+  // The value, meaningful only while known_ (a plain pair rather than an optional: GCC 12's
+  // -Wmaybe-uninitialized misfires on the optional's payload once pack_into_inputs is inlined).
+  Fr value_ = Fr::zero();
+  bool known_ = true;
   LC lc_;
 };
 
