@@ -35,13 +35,62 @@ inline Variable unpack_var(uint32_t p) {
 }
 
 // UInt32 in packed form. Bit i is a constant when `constant` has it (its value is bit i of
-// `value`), else the variable var[i], negated (a Not view) when `negated` has it. `value` is
-// always the effective value.
+// `value`), else the variable var(i), negated (a Not view) when `negated` has it. `value` is
+// always the effective value. var(i) of a constant bit is meaningless and never read.
+//
+// Almost every word of the compression is a run of consecutive fresh variables (an addition's
+// result bits, a ch, every other variable of a maj run), possibly rotated or shifted, so the
+// variables are kept as an affine map var(i) = base + step * ((i + rot) mod 32) and a rotation
+// only changes `rot`; only the few words that mix two sources (an xor with a shifted word's
+// constant high bits, the IV-dependent bits of the first rounds, unordered input bits) hold an
+// explicit table. Copies skip the table unless it is in use: copying Words (operands of the
+// deferred additions) was a large part of the witness time when every Word carried 32 ids.
 struct Word {
   uint32_t value = 0;
   uint32_t constant = 0;
   uint32_t negated = 0;
-  std::array<uint32_t, 32> var{};
+  uint32_t base = 0;
+  uint32_t step = 1;  // modulo 2^32, so a descending run has step ~0u
+  uint32_t rot = 0;
+  bool is_table = false;
+  std::array<uint32_t, 32> table;  // read only when is_table; deliberately not zero-filled
+
+  Word() = default;
+  Word(const Word& o) { *this = o; }
+  Word& operator=(const Word& o) {
+    value = o.value;
+    constant = o.constant;
+    negated = o.negated;
+    base = o.base;
+    step = o.step;
+    rot = o.rot;
+    is_table = o.is_table;
+    if (o.is_table) table = o.table;
+    return *this;
+  }
+
+  uint32_t var(size_t i) const { return is_table ? table[i] : base + step * ((static_cast<uint32_t>(i) + rot) & 31u); }
+  void set_run(uint32_t first, uint32_t stride) {
+    base = first;
+    step = stride;
+    rot = 0;
+    is_table = false;
+  }
+  // Switches to the table form, keeping the current variables.
+  void to_table() {
+    if (is_table) return;
+    for (size_t i = 0; i < 32; ++i) table[i] = var(i);
+    is_table = true;
+  }
+  // Back to the affine form when the table is one (an input word's bits usually are).
+  void compact() {
+    if (!is_table || constant != 0) return;
+    const uint32_t b = table[0], st = table[1] - table[0];
+    for (uint32_t i = 0; i < 32; ++i) {
+      if (table[i] != b + st * i) return;
+    }
+    set_run(b, st);
+  }
 };
 
 inline bool bit(uint32_t m, size_t i) {
@@ -51,10 +100,11 @@ inline bool bit(uint32_t m, size_t i) {
 inline Boolean boolean_of(const Word& w, size_t i) {
   if (bit(w.constant, i)) return Boolean::constant(bit(w.value, i));
   const bool neg = bit(w.negated, i);
-  const AllocatedBit b{unpack_var(w.var[i]), bit(w.value, i) != neg};
+  const AllocatedBit b{unpack_var(w.var(i)), bit(w.value, i) != neg};
   return neg ? Boolean::not_of(b) : Boolean::is(b);
 }
 
+// Requires the table form.
 inline void set_from_boolean(Word& w, size_t i, const Boolean& b) {
   const uint32_t m = uint32_t{1} << i;
   w.value = (w.value & ~m) | (b.value().value() ? m : 0);
@@ -64,14 +114,16 @@ inline void set_from_boolean(Word& w, size_t i, const Boolean& b) {
     w.constant |= m;
   } else {
     if (b.kind() == Boolean::Kind::Not) w.negated |= m;
-    w.var[i] = pack_var(b.bit().var);
+    w.table[i] = pack_var(b.bit().var);
   }
 }
 
 inline Word from_uint32(const UInt32& u) {
   Word w;
   w.value = *u.value();
+  w.is_table = true;
   for (size_t i = 0; i < 32; ++i) set_from_boolean(w, i, u.bits()[i]);
+  w.compact();
   return w;
 }
 
@@ -89,21 +141,25 @@ inline Word constant_word(uint32_t v) {
 }
 
 inline Word rotr(const Word& w, int by) {
-  Word r;
+  Word r = w;
   r.value = std::rotr(w.value, by);
   r.constant = std::rotr(w.constant, by);
   r.negated = std::rotr(w.negated, by);
-  for (size_t i = 0; i < 32; ++i) r.var[i] = w.var[(i + static_cast<size_t>(by)) % 32];
+  if (w.is_table) {
+    for (size_t i = 0; i < 32; ++i) r.table[i] = w.table[(i + static_cast<size_t>(by)) % 32];
+  } else {
+    r.rot = (w.rot + static_cast<uint32_t>(by)) & 31u;
+  }
   return r;
 }
 
-// The vacated high bits are constant false.
+// The vacated high bits are constant false; below them, bit i is w's bit i + by, which for the
+// affine form is the rotation by `by`.
 inline Word shr(const Word& w, int by) {
-  Word r;
+  Word r = rotr(w, by);
   r.value = w.value >> by;
   r.constant = (w.constant >> by) | ~(~uint32_t{0} >> by);
   r.negated = w.negated >> by;
-  for (size_t i = 0; i + static_cast<size_t>(by) < 32; ++i) r.var[i] = w.var[i + static_cast<size_t>(by)];
   return r;
 }
 
@@ -147,20 +203,28 @@ Word xor_(CS& cs, const Word& x, const Word& y) {
   const uint32_t underlying = r.value ^ r.negated;
   uint64_t run = 0;
   size_t n = 0;
-  if ((alloc & (alloc + 1)) == 0) {
+  if (alloc == ~uint32_t{0}) {
+    run = underlying;
+    n = 32;
+  } else if ((alloc & (alloc + 1)) == 0) {
     run = underlying & alloc;
     n = static_cast<size_t>(std::popcount(alloc));
   } else {
     for (uint32_t m = alloc; m != 0; m &= m - 1, ++n) run |= uint64_t{bit(underlying, std::countr_zero(m))} << n;
   }
   uint32_t next = alloc_bits(cs, run, n);
+  if ((alloc & (alloc + 1)) == 0 && (only_x_const | only_y_const) == 0) {
+    r.set_run(next, 1);  // the other bits are constants
+    return r;
+  }
+  r.is_table = true;
   for (size_t i = 0; i < 32; ++i) {
     if (bit(alloc, i)) {
-      r.var[i] = next++;
+      r.table[i] = next++;
     } else if (bit(only_x_const, i)) {
-      r.var[i] = y.var[i];
+      r.table[i] = y.var(i);
     } else if (bit(only_y_const, i)) {
-      r.var[i] = x.var[i];
+      r.table[i] = x.var(i);
     }
   }
   return r;
@@ -177,21 +241,20 @@ Word ch_maj(CS& cs, const Word& a, const Word& b, const Word& c, bool maj) {
   const uint32_t bc = b.value & c.value;
   if (all_var == ~uint32_t{0}) {  // the usual case: one run (maj: maj_i and bc_i interleaved)
     if (!maj) {
-      const uint32_t first = alloc_bits(cs, r.value, 32);
-      for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + i;
+      r.set_run(alloc_bits(cs, r.value, 32), 1);
     } else {
       uint64_t run = 0;
       for (size_t i = 0; i < 32; ++i) {
         run |= uint64_t{bit(r.value, i)} << (2 * i) | uint64_t{bit(bc, i)} << (2 * i + 1);
       }
-      const uint32_t first = alloc_bits(cs, run, 64);
-      for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + 2 * i;
+      r.set_run(alloc_bits(cs, run, 64), 2);
     }
     return r;
   }
+  r.is_table = true;
   for (size_t i = 0; i < 32; ++i) {
     if (bit(all_var, i)) {
-      r.var[i] = alloc_bit(cs, bit(r.value, i));
+      r.table[i] = alloc_bit(cs, bit(r.value, i));
       if (maj) alloc_bit(cs, bit(bc, i));
       continue;
     }
@@ -215,8 +278,7 @@ Word addmany(CS& cs, std::span<const Word> ops) {
   Word r;
   r.value = static_cast<uint32_t>(sum);
   const size_t nbits = static_cast<size_t>(std::bit_width(ops.size() * uint64_t{0xFFFFFFFFu}));
-  const uint32_t first = alloc_bits(cs, sum, nbits);
-  for (uint32_t i = 0; i < 32; ++i) r.var[i] = first + i;
+  r.set_run(alloc_bits(cs, sum, nbits), 1);
   return r;
 }
 
@@ -254,7 +316,9 @@ std::vector<UInt32> compression_function(CS& cs, std::span<const Boolean> input,
   std::array<Word, 64> w;
   for (size_t i = 0; i < 16; ++i) {
     Word& wi = w[i];
+    wi.is_table = true;
     for (size_t j = 0; j < 32; ++j) set_from_boolean(wi, j, input[32 * i + 31 - j]);
+    wi.compact();
   }
   for (size_t i = 16; i < 64; ++i) {
     const Word s0 = xor_(cs, xor_(cs, rotr(w[i - 15], 7), rotr(w[i - 15], 18)), shr(w[i - 15], 3));
