@@ -264,35 +264,49 @@ Word ch_maj(CS& cs, const Word& a, const Word& b, const Word& c, bool maj) {
   return r;
 }
 
+// The operands of an addition as far as UInt32::addmany's result depends on them: the exact
+// integer sum, which bits are constant in every operand, and how many there are (the result
+// width). Deferred additions keep only this, not the operand words.
+struct Sum {
+  uint64_t value = 0;
+  uint32_t all_constant = ~uint32_t{0};
+  uint64_t n = 0;
+
+  Sum& add(const Word& w) {
+    value += w.value;
+    all_constant &= w.constant;
+    ++n;
+    return *this;
+  }
+  Sum& add_constant(uint32_t v) {
+    value += v;
+    ++n;
+    return *this;
+  }
+};
+
 // UInt32::addmany: all-constant operands fold to a constant; otherwise bitlen(n * (2^32 - 1))
 // result bits are allocated and the low 32 are the word.
 template <class CS>
-Word addmany(CS& cs, std::span<const Word> ops) {
-  uint64_t sum = 0;
-  uint32_t all_constant = ~uint32_t{0};
-  for (const Word& w : ops) {
-    sum += w.value;
-    all_constant &= w.constant;
-  }
-  if (all_constant == ~uint32_t{0}) return constant_word(static_cast<uint32_t>(sum));
+Word addmany(CS& cs, const Sum& ops) {
+  if (ops.all_constant == ~uint32_t{0}) return constant_word(static_cast<uint32_t>(ops.value));
   Word r;
-  r.value = static_cast<uint32_t>(sum);
-  const size_t nbits = static_cast<size_t>(std::bit_width(ops.size() * uint64_t{0xFFFFFFFFu}));
-  r.set_run(alloc_bits(cs, sum, nbits), 1);
+  r.value = static_cast<uint32_t>(ops.value);
+  const size_t nbits = static_cast<size_t>(std::bit_width(ops.n * uint64_t{0xFFFFFFFFu}));
+  r.set_run(alloc_bits(cs, ops.value, nbits), 1);
   return r;
 }
 
-// Up to 8 addends of a deferred addition (bellperson's Maybe): a's has 7, e's 6, and the final
-// h0 / h4 sums add one more.
+// bellperson's Maybe: a word, or an addition not yet computed (a's has 7 operands, e's 6, and
+// the final h0 / h4 sums add one more).
 struct Deferred {
-  std::array<Word, 8> addends;
-  size_t n = 0;  // 0: concrete
+  bool pending = false;
   Word concrete;
+  Sum sum;
 
   template <class CS>
   Word compute(CS& cs) const {
-    if (n == 0) return concrete;
-    return addmany(cs, std::span<const Word>(addends.data(), n));
+    return pending ? addmany(cs, sum) : concrete;
   }
 };
 
@@ -323,8 +337,7 @@ std::vector<UInt32> compression_function(CS& cs, std::span<const Boolean> input,
   for (size_t i = 16; i < 64; ++i) {
     const Word s0 = xor_(cs, xor_(cs, rotr(w[i - 15], 7), rotr(w[i - 15], 18)), shr(w[i - 15], 3));
     const Word s1 = xor_(cs, xor_(cs, rotr(w[i - 2], 17), rotr(w[i - 2], 19)), shr(w[i - 2], 10));
-    const std::array<Word, 4> ops = {w[i - 16], s0, w[i - 7], s1};
-    w[i] = addmany(cs, std::span<const Word>(ops));
+    w[i] = addmany(cs, Sum().add(w[i - 16]).add(s0).add(w[i - 7]).add(s1));
   }
 
   std::array<Word, 8> cur;
@@ -343,34 +356,31 @@ std::vector<UInt32> compression_function(CS& cs, std::span<const Boolean> input,
     const Word maj = ch_maj(cs, new_a, b, c, /*maj=*/true);
 
     // temp1 = h + S1 + ch + k[i] + w[i]; e = temp1 + d; a = temp1 + S0 + maj.
-    const std::array<Word, 5> temp1 = {h, s1, ch, constant_word(round_constants[i]), w[i]};
+    Sum temp1;
+    temp1.add(h).add(s1).add(ch).add_constant(round_constants[i]).add(w[i]);
+    e.sum = temp1;
+    e.sum.add(d);
+    e.pending = true;
+    a.sum = temp1;
+    a.sum.add(s0).add(maj);
+    a.pending = true;
     h = g;
     g = f;
     f = new_e;
-    for (size_t k = 0; k < 5; ++k) e.addends[k] = temp1[k];
-    e.addends[5] = d;
-    e.n = 6;
     d = c;
     c = b;
     b = new_a;
-    for (size_t k = 0; k < 5; ++k) a.addends[k] = temp1[k];
-    a.addends[5] = s0;
-    a.addends[6] = maj;
-    a.n = 7;
   }
 
-  auto add2 = [&](const Word& x, const Word& y) {
-    const std::array<Word, 2> ops = {x, y};
-    return addmany(cs, std::span<const Word>(ops));
-  };
+  auto add2 = [&](const Word& x, const Word& y) { return addmany(cs, Sum().add(x).add(y)); };
   std::vector<UInt32> out;
   out.reserve(8);
-  a.addends[a.n++] = cur[0];
+  a.sum.add(cur[0]);
   out.push_back(to_uint32(a.compute(cs)));
   out.push_back(to_uint32(add2(cur[1], b)));
   out.push_back(to_uint32(add2(cur[2], c)));
   out.push_back(to_uint32(add2(cur[3], d)));
-  e.addends[e.n++] = cur[4];
+  e.sum.add(cur[4]);
   out.push_back(to_uint32(e.compute(cs)));
   out.push_back(to_uint32(add2(cur[5], f)));
   out.push_back(to_uint32(add2(cur[6], g)));
