@@ -230,8 +230,72 @@ Word xor_(CS& cs, const Word& x, const Word& y) {
   return r;
 }
 
-// Boolean::sha256_ch / sha256_maj per bit: three variables allocate ch (resp. maj, then b & c,
-// whose and/and-not/nor form always holds the effective b & c); other bits fold in Boolean.
+// One bit of a Word as a Boolean, without building one: a constant (`value`), or the variable
+// `var` read directly or negated (a Not view; `value` is then the effective value).
+struct BitOp {
+  bool is_constant = true;
+  bool value = false;
+  bool negated = false;
+  uint32_t var = 0;
+};
+
+inline BitOp bit_op(const Word& w, size_t i) {
+  if (bit(w.constant, i)) return {true, bit(w.value, i), false, 0};
+  return {false, bit(w.value, i), bit(w.negated, i), w.var(i)};
+}
+
+inline BitOp not_op(BitOp o) {
+  o.value = !o.value;
+  if (!o.is_constant) o.negated = !o.negated;
+  return o;
+}
+
+inline bool is_constant_op(const BitOp& o, bool v) {
+  return o.is_constant && o.value == v;
+}
+
+// Boolean::and_: false absorbs, true passes the other operand on; two variables allocate their
+// effective conjunction (and, and-not or nor: the allocated value is the same), read directly.
+template <class CS>
+BitOp and_op(CS& cs, const BitOp& x, const BitOp& y) {
+  if (is_constant_op(x, false) || is_constant_op(y, false)) return {};
+  if (x.is_constant) return y;
+  if (y.is_constant) return x;
+  const bool v = x.value && y.value;
+  return {false, v, false, alloc_bit(cs, v)};
+}
+
+// Boolean::sha256_ch and sha256_maj for one bit, case by case in their order.
+template <class CS>
+BitOp ch_op(CS& cs, const BitOp& a, const BitOp& b, const BitOp& c) {
+  const bool v = (a.value && b.value) != (!a.value && c.value);
+  if (a.is_constant && b.is_constant && c.is_constant) return {true, v, false, 0};
+  if (is_constant_op(a, false)) return c;
+  if (is_constant_op(b, false)) return and_op(cs, not_op(a), c);
+  if (is_constant_op(c, false)) return and_op(cs, a, b);
+  if (is_constant_op(c, true)) return not_op(and_op(cs, a, not_op(b)));
+  if (is_constant_op(b, true)) return not_op(and_op(cs, not_op(a), not_op(c)));
+  return {false, v, false, alloc_bit(cs, v)};
+}
+
+template <class CS>
+BitOp maj_op(CS& cs, const BitOp& a, const BitOp& b, const BitOp& c) {
+  const bool v = ((a.value && b.value) != (a.value && c.value)) != (b.value && c.value);
+  if (a.is_constant && b.is_constant && c.is_constant) return {true, v, false, 0};
+  if (is_constant_op(a, false)) return and_op(cs, b, c);
+  if (is_constant_op(b, false)) return and_op(cs, a, c);
+  if (is_constant_op(c, false)) return and_op(cs, a, b);
+  if (is_constant_op(c, true)) return not_op(and_op(cs, not_op(a), not_op(b)));
+  if (is_constant_op(b, true)) return not_op(and_op(cs, not_op(a), not_op(c)));
+  if (is_constant_op(a, true)) return not_op(and_op(cs, not_op(b), not_op(c)));
+  const BitOp r{false, v, false, alloc_bit(cs, v)};
+  alloc_bit(cs, b.value && c.value);  // "b and c"
+  return r;
+}
+
+// Boolean::sha256_ch / sha256_maj on words: three variables allocate ch (resp. maj, then b & c,
+// whose and/and-not/nor form always holds the effective b & c); bits with a constant operand
+// (the IV's, in the first rounds) fold bit by bit as Boolean does.
 template <class CS>
 Word ch_maj(CS& cs, const Word& a, const Word& b, const Word& c, bool maj) {
   Word r;
@@ -253,13 +317,12 @@ Word ch_maj(CS& cs, const Word& a, const Word& b, const Word& c, bool maj) {
   }
   r.is_table = true;
   for (size_t i = 0; i < 32; ++i) {
-    if (bit(all_var, i)) {
-      r.table[i] = alloc_bit(cs, bit(r.value, i));
-      if (maj) alloc_bit(cs, bit(bc, i));
-      continue;
-    }
-    const Boolean ba = boolean_of(a, i), bb = boolean_of(b, i), bcb = boolean_of(c, i);
-    set_from_boolean(r, i, maj ? Boolean::sha256_maj(cs, ba, bb, bcb) : Boolean::sha256_ch(cs, ba, bb, bcb));
+    const BitOp ba = bit_op(a, i), bb = bit_op(b, i), bcb = bit_op(c, i);
+    const BitOp o = maj ? maj_op(cs, ba, bb, bcb) : ch_op(cs, ba, bb, bcb);
+    const uint32_t m = uint32_t{1} << i;
+    if (o.is_constant) r.constant |= m;
+    if (o.negated) r.negated |= m;
+    r.table[i] = o.var;
   }
   return r;
 }
