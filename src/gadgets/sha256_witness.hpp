@@ -97,13 +97,6 @@ inline bool bit(uint32_t m, size_t i) {
   return ((m >> i) & 1) != 0;
 }
 
-inline Boolean boolean_of(const Word& w, size_t i) {
-  if (bit(w.constant, i)) return Boolean::constant(bit(w.value, i));
-  const bool neg = bit(w.negated, i);
-  const AllocatedBit b{unpack_var(w.var(i)), bit(w.value, i) != neg};
-  return neg ? Boolean::not_of(b) : Boolean::is(b);
-}
-
 // Requires the table form.
 inline void set_from_boolean(Word& w, size_t i, const Boolean& b) {
   const uint32_t m = uint32_t{1} << i;
@@ -128,9 +121,7 @@ inline Word from_uint32(const UInt32& u) {
 }
 
 inline UInt32 to_uint32(const Word& w) {
-  std::array<Boolean, 32> bits;
-  for (size_t i = 0; i < 32; ++i) bits[i] = boolean_of(w, i);
-  return UInt32::from_bits(bits);
+  return UInt32::from_packed(w.value, w.constant, w.negated, [&w](size_t i) { return unpack_var(w.var(i)); });
 }
 
 inline Word constant_word(uint32_t v) {
