@@ -5,11 +5,11 @@
 // Under such a backend the gadget's only observable effects are the aux values it appends, in
 // order, and the Booleans it returns. This file reproduces exactly those: every allocation of the
 // bit-level gadget (uint32.hpp, boolean.hpp) with the same value at the same position, and output
-// words whose bits name the same variables. A word is four machine words plus the variables of
-// its bits instead of 32 Booleans of 16 bytes each; xor, rotations and additions are word
-// operations, and the loops over bits only append the aux values. Constant folding is decided
-// with bit masks; a ch/maj bit with a constant operand (IV and padding) still goes through
-// Boolean's own folding, since which of and/and-not/nor it allocates depends on the kinds.
+// words whose bits name the same variables. A word is a few machine words (value, masks, and its
+// variables as an affine run; see Word) instead of 32 Booleans of 16 bytes each; xor, rotations
+// and additions are word operations, and the aux values are appended in runs. Constant folding
+// is decided with bit masks; a ch/maj bit with a constant operand (IV and padding) folds per bit
+// in Boolean's own case order, since which of and/and-not/nor it allocates depends on the kinds.
 //
 // The bit-level gadget stays the definition: tests compare the full assignment of this path with
 // TestCS's, variable by variable (tests/test_gadgets.cpp).
