@@ -585,6 +585,65 @@ TEST(Gadgets, Sha256WitnessAssignmentMatchesTestCS) {
   }
 }
 
+// The chaining state as a mix of constant, Is and Not bits (the IV only ever gives constants
+// in ch/maj's b and c): the values-only compression's per-bit ch/maj folding must match
+// Boolean's for every case, including a constant `a` next to variable b and c.
+TEST(Gadgets, Sha256WitnessMixedStateMatchesTestCS) {
+  Xoshiro256 rng(22);
+  for (int round = 0; round < 6; ++round) {
+    const std::vector<bool> msg = random_bits(rng, 512);
+    Sha256State st;
+    std::vector<bool> state_bits;  // word k's bit i (LSB first) at 32 k + i
+    for (uint32_t& w : st) {
+      w = static_cast<uint32_t>(rng());
+      for (size_t i = 0; i < 32; ++i) state_bits.push_back(((w >> i) & 1) != 0);
+    }
+    const uint64_t seed = rng();
+    auto run = [&](auto& cs) {
+      Xoshiro256 r(seed);
+      std::vector<Boolean> in, sb;
+      {
+        auto ns = cs.namespace_([] { return "message"; });
+        in = mixed_bits(cs, r, msg, /*allow_constants=*/true);
+      }
+      {
+        auto ns = cs.namespace_([] { return "state"; });
+        sb = mixed_bits(cs, r, state_bits, /*allow_constants=*/true);
+      }
+      std::vector<UInt32> cur;
+      for (size_t k = 0; k < 8; ++k) {
+        cur.push_back(UInt32::from_bits(std::span<const Boolean>(sb).subspan(32 * k, 32)));
+      }
+      return sha256_compression_function(cs, std::span<const Boolean>(in), std::span<const UInt32>(cur));
+    };
+    TestCS tcs;
+    const std::vector<UInt32> tout = run(tcs);
+    ASSERT_TRUE(tcs.is_satisfied()) << round;
+    WitnessCS wcs;
+    const std::vector<UInt32> wout = run(wcs);
+    std::array<uint8_t, 64> block{};
+    for (size_t i = 0; i < 512; ++i) block[i / 8] |= uint8_t(msg[i]) << (7 - i % 8);
+    sha256_native_compress(st, block);
+    EXPECT_EQ(wcs.num_aux(), tcs.num_aux()) << round;
+    EXPECT_EQ(wcs.aux(), tcs.aux()) << round;
+    ASSERT_EQ(wout.size(), 8u);
+    ASSERT_EQ(tout.size(), 8u);
+    for (size_t k = 0; k < 8; ++k) {
+      EXPECT_EQ(*wout[k].value(), st[k]) << round << " word " << k;
+      EXPECT_EQ(*tout[k].value(), st[k]) << round << " word " << k;
+      for (size_t i = 0; i < 32; ++i) {
+        const Boolean& wb = wout[k].bits()[i];
+        const Boolean& tb = tout[k].bits()[i];
+        ASSERT_EQ(wb.kind(), tb.kind()) << round << " word " << k << " bit " << i;
+        EXPECT_EQ(wb.value(), tb.value()) << round << " word " << k << " bit " << i;
+        if (!tb.is_constant()) {
+          EXPECT_EQ(wb.bit().var, tb.bit().var) << round << " word " << k << " bit " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(Gadgets, Sha256RejectsCorruptedWitness) {
   Xoshiro256 rng(18);
   TestCS cs;

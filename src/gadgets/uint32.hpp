@@ -51,6 +51,24 @@ class UInt32 {
     r.value_ = value_of(r.bits_);
     return r;
   }
+  // A word with a known value whose bit i is a constant where `constant_mask` has it, else the
+  // variable var_of(i), read negated (a Not view) where `not_mask` has it: what values-only
+  // gadgets (sha256_witness.hpp) produce. The bits are stored in place (set_allocated), not built
+  // as temporaries and copied, for the store-forwarding reason given at xor_values_only.
+  template <class VarOf>
+  static UInt32 from_packed(uint32_t value, uint32_t constant_mask, uint32_t not_mask, VarOf&& var_of) {
+    UInt32 r(Bits{}, value);
+    for (size_t i = 0; i < 32; ++i) {
+      const bool v = ((value >> i) & 1) != 0;
+      if ((constant_mask >> i) & 1) {
+        if (v) r.bits_[i] = Boolean::constant(true);  // the default is constant false
+      } else {
+        const bool neg = ((not_mask >> i) & 1) != 0;
+        r.bits_[i].set_allocated(var_of(i), v != neg, neg);
+      }
+    }
+    return r;
+  }
   static UInt32 from_bits_be(std::span<const Boolean> bits) {
     if (bits.size() != 32) throw std::invalid_argument("UInt32::from_bits_be: need 32 bits");
     UInt32 r(Bits{}, 0);
