@@ -1,8 +1,11 @@
 #include "gadgets/sha256_native.hpp"
 
+#include <stdexcept>
 #include <vector>
 
 #include "gadgets/sha256.hpp"
+#include "gadgets/sha256_shani.hpp"
+#include "util/cpu_features.hpp"
 
 namespace cuzk::gadgets {
 namespace {
@@ -17,7 +20,7 @@ Sha256State sha256_native_iv() {
   return sha256_detail::kIv;
 }
 
-void sha256_native_compress(Sha256State& state, std::span<const uint8_t, 64> block) {
+void sha256_portable_compress(Sha256State& state, std::span<const uint8_t, 64> block) {
   std::array<uint32_t, 64> w{};
   for (size_t i = 0; i < 16; ++i) {
     w[i] = (uint32_t{block[4 * i]} << 24) | (uint32_t{block[4 * i + 1]} << 16) | (uint32_t{block[4 * i + 2]} << 8) |
@@ -56,6 +59,19 @@ void sha256_native_compress(Sha256State& state, std::span<const uint8_t, 64> blo
   state[7] += h;
 }
 
+void sha256_native_compress(Sha256State& state, std::span<const uint8_t, 64> block) {
+  sha256_native_compress_blocks(state, block);
+}
+
+void sha256_native_compress_blocks(Sha256State& state, std::span<const uint8_t> blocks) {
+  if (blocks.size() % 64 != 0)
+    throw std::invalid_argument("sha256_native_compress_blocks: not a whole number of blocks");
+  const size_t count = blocks.size() / 64;
+  if (count > 0 && cpu_has_sha_ni() && sha256_shani_compress_blocks(state.data(), blocks.data(), count)) return;
+  for (size_t i = 0; i < count; ++i)
+    sha256_portable_compress(state, std::span<const uint8_t, 64>(blocks.data() + 64 * i, 64));
+}
+
 Sha256Digest sha256_native(std::span<const uint8_t> message) {
   std::vector<uint8_t> padded(message.begin(), message.end());
   const uint64_t bit_len = uint64_t{message.size()} * 8;
@@ -63,9 +79,7 @@ Sha256Digest sha256_native(std::span<const uint8_t> message) {
   while (padded.size() % 64 != 56) padded.push_back(0);
   for (int i = 7; i >= 0; --i) padded.push_back(static_cast<uint8_t>(bit_len >> (8 * i)));
   Sha256State state = sha256_native_iv();
-  for (size_t off = 0; off < padded.size(); off += 64) {
-    sha256_native_compress(state, std::span<const uint8_t, 64>(padded.data() + off, 64));
-  }
+  sha256_native_compress_blocks(state, padded);
   return sha256_native_state_bytes(state);
 }
 

@@ -14,6 +14,9 @@ namespace {
 struct Features {
   bool bmi2 = false;
   bool adx = false;
+  bool sha = false;
+  bool ssse3 = false;
+  bool sse41 = false;
 };
 
 Features detect() {
@@ -24,6 +27,11 @@ Features detect() {
   if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
     f.bmi2 = (ebx >> 8) & 1;  // CPUID.(EAX=7,ECX=0):EBX bit 8
     f.adx = (ebx >> 19) & 1;  // CPUID.(EAX=7,ECX=0):EBX bit 19
+    f.sha = (ebx >> 29) & 1;  // CPUID.(EAX=7,ECX=0):EBX bit 29
+  }
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    f.ssse3 = (ecx >> 9) & 1;   // CPUID.(EAX=1):ECX bit 9
+    f.sse41 = (ecx >> 19) & 1;  // CPUID.(EAX=1):ECX bit 19
   }
 #endif
   return f;
@@ -34,6 +42,14 @@ Features detect() {
 bool cpu_has_adx_bmi2() {
   const Features f = detect();
   return f.bmi2 && f.adx;
+}
+
+bool cpu_has_sha_ni() {
+  static const bool has = [] {
+    const Features f = detect();
+    return f.sha && f.ssse3 && f.sse41;
+  }();
+  return has;
 }
 
 void require_cpu_features() {
