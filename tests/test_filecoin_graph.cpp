@@ -14,21 +14,14 @@
 #include "filecoin/label.hpp"
 #include "filecoin/stacked_graph.hpp"
 #include "gadgets/fr32.hpp"
+#include "test_helpers.hpp"
 
 namespace {
 
 using namespace cuzk::filecoin;
 using cuzk::gadgets::Fr;
 
-std::string hex(std::span<const uint8_t> b) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (uint8_t x : b) {
-    s += d[x >> 4];
-    s += d[x & 15];
-  }
-  return s;
-}
+using cuzk::test::hex;
 
 PorepId filled(uint8_t v) {
   PorepId p;

@@ -7,20 +7,13 @@
 #include <string>
 
 #include "filecoin/stacked_graph.hpp"
+#include "test_helpers.hpp"
 
 namespace {
 
 using namespace cuzk::filecoin;
 
-std::string hex(std::span<const uint8_t> b) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (uint8_t x : b) {
-    s += d[x >> 4];
-    s += d[x & 15];
-  }
-  return s;
-}
+using cuzk::test::hex;
 
 TEST(StackedGraph, ParentCacheDigests8MiB) {
   const uint64_t nodes = uint64_t{8} << 20 >> 5;

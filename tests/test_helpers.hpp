@@ -3,9 +3,11 @@
 // fixtures (decimal field elements, as snarkjs writes them), and private temporary directories.
 #include <stdlib.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +15,17 @@
 #include "util/thread_pool.hpp"
 
 namespace cuzk::test {
+
+// Lower-case hex of a byte string (digests in known-answer tests).
+inline std::string hex(std::span<const uint8_t> b) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s;
+  for (uint8_t x : b) {
+    s += kDigits[x >> 4];
+    s += kDigits[x & 15];
+  }
+  return s;
+}
 
 // A private directory under the system's temp directory (mkdtemp), removed with its contents.
 class TempDir {
