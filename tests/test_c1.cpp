@@ -91,10 +91,10 @@ TEST(RegisteredProof, TableMatchesTheReference) {
   EXPECT_EQ(registered_seal_proof("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep").minimum_challenges, 2253u);
   EXPECT_EQ(registered_seal_proof("StackedDrg64GiBV1_1_Feat_SyntheticPoRep").vanilla_proof_variant(),
             "StackedDrg64GiBV1");
-  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1").api_version), (ApiVersion{1, 0, 0}));
-  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1_1").api_version), (ApiVersion{1, 1, 0}));
-  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1_1_Feat_SyntheticPoRep").api_version), (ApiVersion{1, 2, 0}));
-  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep").api_version), (ApiVersion{1, 2, 0}));
+  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1").api_version), (ApiVersion::V1_0_0));
+  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1_1").api_version), (ApiVersion::V1_1_0));
+  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1_1_Feat_SyntheticPoRep").api_version), (ApiVersion::V1_2_0));
+  EXPECT_EQ((registered_seal_proof("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep").api_version), (ApiVersion::V1_2_0));
 }
 
 TEST(RegisteredProof, PorepId) {

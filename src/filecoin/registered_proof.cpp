@@ -45,7 +45,7 @@ constexpr RegisteredSealProof make(uint64_t id, std::string_view name, ApiVersio
   return RegisteredSealProof{id, name, v, mode, s, partitions, minimum, ceil_div(minimum, partitions)};
 }
 
-constexpr ApiVersion kV100{1, 0, 0}, kV110{1, 1, 0}, kV120{1, 2, 0};
+constexpr ApiVersion kV100 = ApiVersion::V1_0_0, kV110 = ApiVersion::V1_1_0, kV120 = ApiVersion::V1_2_0;
 constexpr auto kI = ChallengeMode::kInteractive;
 constexpr auto kS = ChallengeMode::kSynthetic;
 constexpr auto kN = ChallengeMode::kNonInteractive;

@@ -10,21 +10,15 @@
 #include <string>
 #include <string_view>
 
-namespace cuzk::filecoin {
+#include "filecoin/porep_id.hpp"
 
-using PorepId = std::array<uint8_t, 32>;
+namespace cuzk::filecoin {
 
 // How the PoRep challenges are chosen (storage-proofs-porep .../vanilla/challenges.rs).
 enum class ChallengeMode {
   kInteractive,     // SHA-256 of replica_id, seed and the challenge index
   kSynthetic,       // a subset of 2^18 synthetic challenges picked by the seed
   kNonInteractive,  // SHA-256 of a tag, replica_id, comm_r and the index (no seed)
-};
-
-// The API version of a proof (rust-filecoin-proofs-api ApiVersion): V1_0_0, V1_1_0, V1_2_0.
-struct ApiVersion {
-  unsigned major, minor, patch;
-  friend bool operator==(const ApiVersion&, const ApiVersion&) = default;
 };
 
 // The shape of a sector's PoRep: sizes of the graph and the trees, and how many challenges.
