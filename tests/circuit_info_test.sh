@@ -58,6 +58,20 @@ expect_json reference_constraints 44874 --circuit sha256 --bits 512
 expect_json reference_constraints 25840 --circuit sha256-block
 # create_label.rs test_create_label.
 expect_json constraints 532025 --circuit create-label
+# The PoRep C2 circuit: the reference's test circuits (stacked_circuit.rs) and the 2 KiB / 8 MiB
+# partition (filecoin-circuits.md 2.4); 32/64 GiB are counted by porep.circuit_large_sectors.
+expect_json constraints 1206212 --circuit porep-test --arity 2
+expect_json constraints 1199620 --circuit porep-test --arity 8
+expect_json constraints 1296576 --circuit porep-test --arity 8 --sub 4
+expect_json constraints 1346982 --circuit porep-test --arity 8 --sub 4 --top 2
+expect_json inputs 22 --circuit porep-test --arity 8
+expect_json constraints 2687921 --circuit porep --sector-size 2KiB
+expect_json inputs 40 --circuit porep --sector-size 2KiB
+expect_json aux 2685673 --circuit porep --sector-size 2KiB
+expect_json pce_rows 2687961 --circuit porep --proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep
+expect_json constraints 3844929 --circuit porep --sector-size 8MiB
+expect_rc 1 "$cuzk" circuit info --circuit porep --sector-size 3KiB
+expect_rc 1 "$cuzk" circuit info --circuit porep
 
 out=$("$cuzk" circuit info --circuit sha256-hash2)
 echo "$out" | grep -q "^constraints  *45379$" || { echo "FAIL: text output: $out"; fail=1; }

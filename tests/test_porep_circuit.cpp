@@ -4,7 +4,9 @@
 // CountingCS agree; witnesses of the wrong shape are rejected.
 #include <gtest/gtest.h>
 
+#include "filecoin/c1_synthetic.hpp"
 #include "filecoin/porep_circuit.hpp"
+#include "filecoin/porep_synthesis.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/recording_cs.hpp"
 
@@ -82,7 +84,8 @@ TEST(PorepCircuit, EveryVersionOfASizeHasOneCircuit) {
   for (const char* size : {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"}) {
     const PorepCircuitShape v1 = PorepCircuitShape::of(registered_seal_proof(std::string("StackedDrg") + size + "V1"));
     for (const char* suffix : {"V1_1", "V1_1_Feat_SyntheticPoRep", "V1_2_Feat_NonInteractivePoRep"}) {
-      const PorepCircuitShape s = PorepCircuitShape::of(registered_seal_proof(std::string("StackedDrg") + size + suffix));
+      const PorepCircuitShape s =
+          PorepCircuitShape::of(registered_seal_proof(std::string("StackedDrg") + size + suffix));
       EXPECT_EQ(s.nodes, v1.nodes);
       EXPECT_EQ(s.layers, v1.layers);
       EXPECT_EQ(s.challenges, v1.challenges) << size << suffix;
@@ -128,6 +131,31 @@ TEST(PorepCircuit, WitnessOfTheWrongShapeIsRejected) {
   bad = shape;
   bad.nodes = 96;
   EXPECT_THROW(bad.validate(), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::filecoin
+
+namespace cuzk::filecoin {
+namespace {
+
+// The witness's public inputs are the ones a verifier derives on its own (challenges from the
+// seed, parents from the graph), for every challenge mode; the aux count is the circuit's.
+TEST(PorepCircuit, WitnessInputsAreTheVerifierInputs) {
+  for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+                           "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"}) {
+    const RegisteredSealProof& proof = registered_seal_proof(name);
+    const SealCommitPhase1Output c1 = make_synthetic_c1(proof, 7);
+    validate_c1_output(c1);
+    for (uint32_t k : {0u, proof.partitions - 1}) {
+      const PorepAssignment a = porep_assignment(c1, k);
+      const std::vector<Fr> expected = porep_verifier_inputs(c1, k);
+      ASSERT_EQ(a.inputs.size(), expected.size() + 1) << name;
+      EXPECT_EQ(a.inputs[0], Fr::one());
+      for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(a.inputs[i + 1], expected[i]) << name << " input " << i;
+      EXPECT_EQ(a.aux.size(), 2'685'673u) << name;
+    }
+  }
 }
 
 }  // namespace

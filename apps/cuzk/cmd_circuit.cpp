@@ -1,10 +1,14 @@
 // `cuzk circuit info`: the size of a named test circuit (constraints, inputs, aux), built without
 // values, next to the count the reference implementation's own test asserts for it.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "filecoin/porep_circuit_info.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "filecoin/test_circuits.hpp"
 
 namespace cuzk::cli {
@@ -13,9 +17,18 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
   auto* circuit = app.add_subcommand("circuit", "Filecoin test circuits: sizes");
   circuit->require_subcommand(1);
   auto* info = circuit->add_subcommand("info", "Constraints, inputs and aux of a named test circuit");
-  info->add_option("--circuit", o.circuit, "Circuit:\n" + filecoin::test_circuit_help())
+  std::vector<std::string> names = filecoin::test_circuit_names();
+  names.insert(names.end(), {"porep", "porep-test"});
+  info->add_option("--circuit", o.circuit,
+                   "Circuit:\n" + filecoin::test_circuit_help() +
+                       "  porep: the PoRep C2 partition circuit of --sector-size (or --proof), counted in constant "
+                       "memory (32 GiB: ~1 min); prints the PCE's rows and non-zeros too\n"
+                       "  porep-test: the reference's test circuit (tests/stacked_circuit.rs: 2 layers, 1 "
+                       "challenge) with tree shape --arity/--sub/--top")
       ->required()
-      ->check(CLI::IsMember(filecoin::test_circuit_names()));
+      ->check(CLI::IsMember(names));
+  info->add_option("--sector-size", o.sector_size, "porep: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+  info->add_option("--proof", o.proof, "porep: a registered seal proof name (e.g. StackedDrg32GiBV1_1)");
   info->add_option("--hasher", o.hasher, "por: Merkle hasher")->check(CLI::IsMember({"sha256", "poseidon"}));
   info->add_option("--arity", o.arity, "por: base tree arity")->check(CLI::IsMember({2, 4, 8, 16}));
   info->add_option("--sub-arity,--sub", o.sub_arity, "por: sub-tree arity (0 = none)")
@@ -31,7 +44,61 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
   return circuit;
 }
 
+namespace {
+
+int run_porep_info(const CircuitOptions& o) {
+  filecoin::PorepCircuitShape shape;
+  std::string what;
+  if (o.circuit == "porep-test") {
+    shape = filecoin::PorepCircuitShape::reference_test({o.arity, o.sub_arity, o.top_arity});
+    what = "porep-test";
+  } else {
+    if (o.proof.empty() == o.sector_size.empty()) {
+      throw std::invalid_argument("--circuit porep needs one of --sector-size or --proof");
+    }
+    const filecoin::RegisteredSealProof& proof =
+        o.proof.empty() ? filecoin::default_seal_proof(filecoin::parse_sector_size(o.sector_size))
+                        : filecoin::registered_seal_proof(o.proof);
+    shape = filecoin::PorepCircuitShape::of(proof);
+    what = "porep " + filecoin::sector_size_name(proof.shape.sector_size);
+  }
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const filecoin::PorepCircuitInfo info = filecoin::porep_circuit_info(shape, [tty](size_t done, size_t total) {
+    if (tty) std::cerr << "\rcounting: challenge " << done << "/" << total << (done == total ? "\n" : "") << std::flush;
+  });
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["circuit"] = what;
+    j["shape"] = shape.describe();
+    j["constraints"] = info.constraints;
+    j["inputs"] = info.inputs;
+    j["aux"] = info.aux;
+    j["pce_rows"] = info.pce_rows;
+    j["nnz_a"] = info.nnz_a;
+    j["nnz_b"] = info.nnz_b;
+    j["nnz_c"] = info.nnz_c;
+    j["domain"] = info.domain;
+    j["mode"] = "counting";
+    j["seconds"] = info.seconds;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "circuit                " << what << " (" << shape.describe() << ")\n"
+            << "constraints            " << info.constraints << "  (without the " << info.inputs
+            << " input constraints, as the reference's tests count)\n"
+            << "inputs (with ONE)      " << info.inputs << "\n"
+            << "aux                    " << info.aux << "\n"
+            << "PCE rows               " << info.pce_rows << "\n"
+            << "nnz A / B / C          " << info.nnz_a << " / " << info.nnz_b << " / " << info.nnz_c << "\n"
+            << "QAP domain             " << info.domain << "\n"
+            << "counted in             " << info.seconds << " s (counting mode, constant memory)\n";
+  return 0;
+}
+
+}  // namespace
+
 int run_circuit(const CircuitOptions& o) {
+  if (o.circuit == "porep" || o.circuit == "porep-test") return run_porep_info(o);
   filecoin::TestCircuitParams p;
   p.hasher = o.hasher;
   p.arity = o.arity;

@@ -56,6 +56,8 @@ struct CircuitOptions {
   size_t arity = 2, sub_arity = 0, top_arity = 0, leaves = 0, size = 8, bits = 512;
   bool private_root = false;
   bool json = false;
+  std::string sector_size;  // porep
+  std::string proof;        // porep: a registered seal proof name instead of --sector-size
 };
 // Registers `circuit` and its subcommands; returns the `circuit` subcommand.
 CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o);

@@ -6,6 +6,7 @@
 #include "filecoin/challenges.hpp"
 #include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/replica_id.hpp"
+#include "filecoin/stacked_graph.hpp"
 #include "gadgets/poseidon_native.hpp"
 
 namespace cuzk::filecoin {
@@ -158,8 +159,8 @@ class Builder {
     vp.comm_d_proofs.base = real_ ? real_path(tree_d_, c, 2) : path(idx, rp_.shape.tree_d_levels(), 2);
     auto& cols = vp.replica_column_proofs;
     cols.c_x = column(c);
-    for (int i = 0; i < 6; ++i) cols.drg_parents.push_back(column(rng_() % c));
-    for (int i = 0; i < 8; ++i) cols.exp_parents.push_back(column(rng_() % nodes()));
+    for (uint32_t p : graph_.base_parents(c)) cols.drg_parents.push_back(column(p));
+    for (uint32_t p : graph_.expanded_parents(c)) cols.exp_parents.push_back(column(p));
     const Fr encoded = to_fr(cols.c_x.column.rows.back()) + to_fr(vp.comm_d_proofs.leaf);
     vp.comm_r_last_proof = tree_rc_proof(c, comm_r_last_, to_bytes(encoded));
     if (real_) vp.comm_r_last_proof.base = real_path(tree_r_, c, rp_.shape.base_arity);
@@ -169,6 +170,7 @@ class Builder {
   }
 
   const RegisteredSealProof& rp_;
+  const StackedGraph graph_{rp_.shape.nodes, porep_id(rp_), rp_.api_version};
   std::mt19937_64 rng_;
   // Real trees only where they are small and have no sub/top levels.
   const bool real_ = rp_.shape.nodes <= 1024 && rp_.shape.sub_arity == 0 && rp_.shape.top_arity == 0;

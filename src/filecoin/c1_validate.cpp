@@ -8,6 +8,7 @@
 #include "filecoin/c1_output.hpp"
 #include "filecoin/challenges.hpp"
 #include "filecoin/merkle_tree_hash.hpp"
+#include "filecoin/stacked_graph.hpp"
 #include "gadgets/poseidon_native.hpp"
 
 namespace cuzk::filecoin {
@@ -116,6 +117,9 @@ struct Validator {
   bool verify_paths;
   SharedRoot comm_r_last{"tree-R", {}, {}};
   SharedRoot comm_c{"tree-C", {}, {}};
+  // The SDR graph, for the parents C2 opens (its public inputs name them: a verifier derives them
+  // from the graph, so columns of other nodes could never verify).
+  StackedGraph graph{rp.shape.nodes, porep_id(rp), rp.api_version};
 
   void check_labeling(const LabelingProof& lp, uint32_t layer, uint64_t challenge, const JsonPath& p) {
     if (lp.layer_index != layer) {
@@ -221,6 +225,30 @@ struct Validator {
       check_column(cols.drg_parents[i], rcp.field("drg_parents").at(i));
     for (size_t i = 0; i < cols.exp_parents.size(); ++i)
       check_column(cols.exp_parents[i], rcp.field("exp_parents").at(i));
+    const auto drg = graph.base_parents(c);
+    const auto exp = graph.expanded_parents(c);
+    for (size_t i = 0; i < drg.size(); ++i) {
+      if (cols.drg_parents[i].column.index != drg[i]) {
+        rcp.field("drg_parents")
+            .at(i)
+            .field("column")
+            .field("index")
+            .fail("is node " + std::to_string(cols.drg_parents[i].column.index) + ", but DRG parent " +
+                  std::to_string(i) + " of node " + std::to_string(c) + " in the SDR graph is " +
+                  std::to_string(drg[i]));
+      }
+    }
+    for (size_t i = 0; i < exp.size(); ++i) {
+      if (cols.exp_parents[i].column.index != exp[i]) {
+        rcp.field("exp_parents")
+            .at(i)
+            .field("column")
+            .field("index")
+            .fail("is node " + std::to_string(cols.exp_parents[i].column.index) + ", but expander parent " +
+                  std::to_string(i) + " of node " + std::to_string(c) + " in the SDR graph is " +
+                  std::to_string(exp[i]));
+      }
+    }
 
     // Tree R: the replica node at the challenge, i.e. the last layer's label plus the data
     // (the "encode" step the circuit re-does), under comm_r_last.

@@ -10,7 +10,9 @@ std::string shape_name(const gadgets::MerkleShape& s) {
   return std::to_string(s.base_arity) + "-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
 }
 
-gadgets::MerkleShape tree_d_shape() { return gadgets::MerkleShape{2, 0, 0}; }
+gadgets::MerkleShape tree_d_shape() {
+  return gadgets::MerkleShape{2, 0, 0};
+}
 
 std::vector<gadgets::PathElement> to_path(const std::vector<PathElement>& levels) {
   std::vector<gadgets::PathElement> out;
@@ -105,7 +107,8 @@ PorepCircuitWitness porep_circuit_witness(const SealCommitPhase1Output& c1, uint
   }
   const PorepCircuitShape shape = PorepCircuitShape::of(*c1.registered_proof);
   const std::vector<VanillaProof>& proofs = c1.vanilla_proofs[partition];
-  if (proofs.empty()) throw std::invalid_argument("PoRep witness: partition " + std::to_string(partition) + " has no proofs");
+  if (proofs.empty())
+    throw std::invalid_argument("PoRep witness: partition " + std::to_string(partition) + " has no proofs");
   PorepCircuitWitness w;
   w.replica_id = to_fr(c1.replica_id);
   w.comm_d = to_fr(c1.comm_d);
@@ -134,8 +137,10 @@ PorepCircuitWitness porep_circuit_witness(const SealCommitPhase1Output& c1, uint
     c.comm_d_path = to_auth_path(p.comm_d_proofs, tree_d_shape());
     c.comm_r_last_path = to_auth_path(p.comm_r_last_proof, shape.tree);
     c.comm_c_path = to_auth_path(p.replica_column_proofs.c_x.inclusion_proof, shape.tree);
-    for (const ColumnProof& col : p.replica_column_proofs.drg_parents) c.drg_parents.push_back(to_column(col, shape.tree));
-    for (const ColumnProof& col : p.replica_column_proofs.exp_parents) c.exp_parents.push_back(to_column(col, shape.tree));
+    for (const ColumnProof& col : p.replica_column_proofs.drg_parents)
+      c.drg_parents.push_back(to_column(col, shape.tree));
+    for (const ColumnProof& col : p.replica_column_proofs.exp_parents)
+      c.exp_parents.push_back(to_column(col, shape.tree));
     w.challenges.push_back(std::move(c));
   }
   porep_detail::check_witness(shape, w);

@@ -22,6 +22,7 @@
 // The witness is optional throughout: a blank witness (PorepCircuitWitness::blank) synthesizes the
 // structure only (RecordingCS, counting), a witness from C1 (porep_circuit_witness) the values.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -176,7 +177,8 @@ void challenge_circuit(CS& cs, const PorepCircuitShape& shape, const PorepChalle
     std::vector<std::vector<Boolean>> parents;
     parents.reserve(kTotalParents);
     auto add_bits = [&](const AllocatedNum& v, const char* kind) {
-      auto bits_ns = cs.namespace_([&] { return std::string(kind) + "_parent_" + std::to_string(parents.size()) + "_bits"; });
+      auto bits_ns =
+          cs.namespace_([&] { return std::string(kind) + "_parent_" + std::to_string(parents.size()) + "_bits"; });
       parents.push_back(gadgets::reverse_bit_numbering(v.to_bits_le(cs)));
     };
     for (const std::vector<AllocatedNum>& col : drg) add_bits(col[layer - 1], "drg");
@@ -217,10 +219,14 @@ void check_witness(const PorepCircuitShape& shape, const PorepCircuitWitness& w)
 
 }  // namespace porep_detail
 
+// Called after each challenge's sub-circuit with (challenges done, challenges in all).
+using PorepProgress = std::function<void(size_t, size_t)>;
+
 // The whole partition circuit. Does not call cs.finalize(): the caller (prover, PCE extraction)
 // appends the input constraints.
 template <r1cs::ConstraintSystem CS>
-void porep_circuit(CS& cs, const PorepCircuitShape& shape, const PorepCircuitWitness& w) {
+void porep_circuit(CS& cs, const PorepCircuitShape& shape, const PorepCircuitWitness& w,
+                   const PorepProgress& progress = {}) {
   using gadgets::AllocatedNum;
   using porep_detail::alloc_num;
   porep_detail::check_witness(shape, w);
@@ -258,6 +264,7 @@ void porep_circuit(CS& cs, const PorepCircuitShape& shape, const PorepCircuitWit
   for (size_t i = 0; i < w.challenges.size(); ++i) {
     auto ns = cs.namespace_([i] { return "challenge_" + std::to_string(i); });
     porep_detail::challenge_circuit(cs, shape, w.challenges[i], comm_d, comm_c, comm_r_last, replica_id_bits);
+    if (progress) progress(i + 1, w.challenges.size());
   }
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <stdexcept>
+#include <string>
 
 #include "gadgets/sha256_native.hpp"
 
@@ -146,6 +147,43 @@ const RegisteredSealProof& registered_seal_proof(uint64_t id) {
                                 std::to_string(kProofs.size() - 1) + ")");
   }
   return kProofs[id];
+}
+
+uint64_t parse_sector_size(std::string_view text) {
+  auto fail = [&] {
+    return std::invalid_argument("sector size '" + std::string(text) +
+                                 "': expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or the size in bytes)");
+  };
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 12) throw fail();
+  uint64_t n = std::stoull(std::string(text.substr(0, digits)));
+  std::string unit;
+  for (char c : text.substr(digits)) unit += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (unit == "kib" || unit == "ki" || unit == "k") {
+    n <<= 10;
+  } else if (unit == "mib" || unit == "mi" || unit == "m") {
+    n <<= 20;
+  } else if (unit == "gib" || unit == "gi" || unit == "g") {
+    n <<= 30;
+  } else if (!unit.empty() && unit != "b") {
+    throw fail();
+  }
+  for (const RegisteredSealProof& p : kProofs) {
+    if (p.shape.sector_size == n) return n;
+  }
+  throw fail();
+}
+
+std::string sector_size_name(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30) && bytes % (uint64_t{1} << 30) == 0) return std::to_string(bytes >> 30) + "GiB";
+  if (bytes >= (uint64_t{1} << 20) && bytes % (uint64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + "MiB";
+  if (bytes >= (uint64_t{1} << 10) && bytes % (uint64_t{1} << 10) == 0) return std::to_string(bytes >> 10) + "KiB";
+  return std::to_string(bytes) + "B";
+}
+
+const RegisteredSealProof& default_seal_proof(uint64_t sector_size) {
+  return registered_seal_proof("StackedDrg" + sector_size_name(sector_size) + "V1_1");
 }
 
 PorepId porep_id(const RegisteredSealProof& proof) {

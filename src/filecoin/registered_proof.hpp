@@ -61,6 +61,14 @@ std::span<const RegisteredSealProof> registered_seal_proofs();
 const RegisteredSealProof& registered_seal_proof(std::string_view name);
 const RegisteredSealProof& registered_seal_proof(uint64_t id);
 
+// "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (case-insensitive unit, optional "B"-less forms such as
+// "32G"), or a byte count; throws std::invalid_argument unless a registered proof has that size.
+uint64_t parse_sector_size(std::string_view text);
+// "2KiB" ... "64GiB".
+std::string sector_size_name(uint64_t bytes);
+// The V1_1 proof of a sector size (the interactive PoRep that sealing uses today).
+const RegisteredSealProof& default_seal_proof(uint64_t sector_size);
+
 // porep_id = id (u64 LE) || nonce 0 (u64 LE) || 16 zero bytes (rust-filecoin-proofs-api
 // src/registry.rs `porep_id`).
 PorepId porep_id(const RegisteredSealProof& proof);

@@ -1,0 +1,54 @@
+#include "filecoin/porep_synthesis.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "filecoin/challenges.hpp"
+#include "filecoin/porep_public_inputs.hpp"
+#include "filecoin/stacked_graph.hpp"
+#include "r1cs/recording_cs.hpp"
+#include "r1cs/witness_cs.hpp"
+
+namespace cuzk::filecoin {
+
+r1cs::CompactR1cs record_porep_circuit(const PorepCircuitShape& shape, const PorepProgress& progress) {
+  r1cs::RecordingCS cs;
+  porep_circuit(cs, shape, PorepCircuitWitness::blank(shape), progress);
+  cs.finalize();
+  return std::move(cs).compact();
+}
+
+PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t partition) {
+  const PorepCircuitWitness w = porep_circuit_witness(c1, partition);
+  const PorepCircuitShape shape = PorepCircuitShape::of(*c1.registered_proof);
+  r1cs::WitnessCS cs;
+  porep_circuit(cs, shape, w);
+  cs.finalize();
+  PorepAssignment out;
+  out.inputs = std::move(cs.inputs());
+  out.aux = std::move(cs.aux());
+  return out;
+}
+
+std::vector<Fr> porep_verifier_inputs(const SealCommitPhase1Output& c1, uint32_t partition) {
+  if (c1.registered_proof == nullptr) throw std::invalid_argument("PoRep inputs: C1 output has no registered proof");
+  const RegisteredSealProof& proof = *c1.registered_proof;
+  if (partition >= proof.partitions) {
+    throw std::out_of_range("PoRep inputs: partition " + std::to_string(partition) + " of a proof with " +
+                            std::to_string(proof.partitions) + " partitions");
+  }
+  const StackedGraph graph(proof.shape.nodes, porep_id(proof), proof.api_version);
+  const std::vector<uint64_t> challenges = porep_challenges(proof, c1.replica_id, c1.comm_r, c1.seed, partition);
+  std::vector<PorepChallengeInputs> per;
+  per.reserve(challenges.size());
+  for (uint64_t c : challenges) {
+    PorepChallengeInputs ch;
+    ch.challenge = c;
+    ch.drg_parents = graph.base_parents(c);
+    ch.exp_parents = graph.expanded_parents(c);
+    per.push_back(ch);
+  }
+  return porep_public_inputs(to_fr(c1.replica_id), to_fr(c1.comm_d), to_fr(c1.comm_r), per);
+}
+
+}  // namespace cuzk::filecoin

@@ -1,0 +1,33 @@
+#pragma once
+// The PoRep partition circuit as the prover consumes it: its recorded structure (for the PCE and
+// the test-only setup) and, per partition of a C1 output, the witness (WitnessCS: values only, no
+// LCs, at native speed) and the public inputs a verifier derives on its own.
+#include <cstdint>
+#include <vector>
+
+#include "filecoin/c1_output.hpp"
+#include "filecoin/porep_circuit.hpp"
+#include "r1cs/compact_r1cs.hpp"
+
+namespace cuzk::filecoin {
+
+// The blank circuit under RecordingCS, finalized (input constraints appended). For 32 GiB this is
+// ~130 M rows and several GiB; progress is reported per challenge.
+r1cs::CompactR1cs record_porep_circuit(const PorepCircuitShape& shape, const PorepProgress& progress = {});
+
+struct PorepAssignment {
+  std::vector<Fr> inputs;  // ONE first
+  std::vector<Fr> aux;
+};
+
+// The full assignment of `partition` (porep_circuit_witness + WitnessCS). The C1 output must be
+// validated (parse_c1_* validates).
+PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t partition);
+
+// The public inputs of `partition` (without ONE) as a verifier computes them: replica_id, comm_d,
+// comm_r from C1, the challenges re-derived from replica_id / seed / comm_r for the proof's
+// challenge mode, and every parent index from the SDR graph (bucket and expander graphs of the
+// proof's porep_id and API version), not from the columns C1 carries.
+std::vector<Fr> porep_verifier_inputs(const SealCommitPhase1Output& c1, uint32_t partition);
+
+}  // namespace cuzk::filecoin
