@@ -13,6 +13,7 @@
 
 #include "circuits/builtin.hpp"
 #include "commands.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
@@ -24,6 +25,7 @@
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
 #include "pce/pce_file.hpp"
+#include "porep_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/atomic_file.hpp"
 #include "util/progress.hpp"
@@ -79,7 +81,11 @@ Circuit load_circuit(const Groth16Options& o) {
   const int sources = !o.pce.empty() + !o.r1cs.empty() + !o.circuit.empty();
   if (sources != 1) throw UsageError("give exactly one of --pce, --r1cs, --circuit");
   Circuit c;
-  if (!o.pce.empty()) {
+  if (!o.sector_size.empty() && o.circuit != "porep") throw UsageError("--sector-size goes with --circuit porep");
+  if (o.circuit == "porep" && o.sector_size.empty()) throw UsageError("--circuit porep needs --sector-size");
+  if (const auto shape = porep_shape_of(o.circuit, o.sector_size)) {
+    c.pce = porep_pce(*shape, "porep:" + filecoin::sector_size_name(shape->nodes * 32), o.quiet);
+  } else if (!o.pce.empty()) {
     c.pce = must(pce::load_pce(o.pce));
   } else if (!o.r1cs.empty()) {
     c.pce = must(pce::pce_from_circom_file(o.r1cs));
@@ -251,7 +257,11 @@ int run_export_vk(const Groth16Options& o) {
 void add_circuit_options(CLI::App* app, Groth16Options& o) {
   app->add_option("--pce", o.pce, "Pre-compiled circuit (.pce)")->check(CLI::ExistingFile);
   app->add_option("--r1cs", o.r1cs, "circom .r1cs (compiled with --prime bls12381)")->check(CLI::ExistingFile);
-  app->add_option("--circuit", o.circuit, "Built-in circuit:\n" + circuits::builtin_help());
+  app->add_option("--circuit", o.circuit,
+                  "Built-in circuit:\n" + circuits::builtin_help() +
+                      "  porep (with --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB) or porep:SIZE: the PoRep C2 partition "
+                      "circuit");
+  app->add_option("--sector-size", o.sector_size, "With --circuit porep: the sector size");
 }
 
 }  // namespace
@@ -278,6 +288,14 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   prove->add_option("--public", o.public_json, "Output public.json (public inputs without ONE)");
   prove->add_flag("-v,--verbose", o.verbose, "Per-stage timings on stderr");
   prove->add_option("--threads", o.threads, "Worker threads (default: all)")->check(CLI::Range(1, 4096));
+  prove->add_flag("--porep", o.porep,
+                  "PoRep C2: prove every partition of --c1 with --params (optionally --pce), write 192 bytes per "
+                  "partition to --proof after verifying them");
+  prove->add_option("--c1", o.c1, "--porep: the C1 output (raw JSON or the {SectorNum, Phase1Out, SectorSize} wrapper)")
+      ->check(CLI::ExistingFile);
+  prove->add_option("--partition", o.partitions, "--porep: prove only these partitions (repeatable), in this order");
+  prove->add_flag("--json", o.json, "--porep: a JSON summary on stdout");
+  prove->add_flag("-q,--quiet", o.quiet, "No progress bar or summary");
   prove->callback([&o] { o.action = "prove"; });
 
   auto* verify = app.add_subcommand("verify", "Verify a proof: exit 0 valid, 1 invalid, 2 error");
@@ -285,8 +303,13 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
       ->required()
       ->check(CLI::ExistingFile);
   verify->add_option("--proof", o.proof, "proof.json or a 192-byte proof")->required()->check(CLI::ExistingFile);
-  verify->add_option("--public", o.public_json, "public.json")->required()->check(CLI::ExistingFile);
+  verify->add_option("--public", o.public_json, "public.json (not with --porep)")->check(CLI::ExistingFile);
   verify->add_flag("-q,--quiet", o.quiet, "Exit code only");
+  verify->add_flag("--porep", o.porep,
+                   "PoRep C2: --proof holds one proof per partition; public inputs are derived from --c1");
+  verify->add_option("--c1", o.c1, "--porep: the C1 output the proof was made from")->check(CLI::ExistingFile);
+  verify->add_option("--partition", o.partitions, "--porep: the partitions the proof holds (default: all)");
+  verify->add_flag("--json", o.json, "--porep: {\"valid\": ...} on stdout");
   verify->callback([&o] { o.action = "verify"; });
 
   auto* ex = app.add_subcommand("export-vk", "Write a verifying key as snarkjs verification_key.json");
@@ -299,6 +322,12 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
 int run_groth16(const Groth16Options& o) {
   try {
     if (o.action == "setup") return run_setup(o);
+    if (o.action == "prove" && o.porep) {
+      if (o.c1.empty() || o.params.empty()) throw UsageError("prove --porep needs --c1 and --params");
+      if (!o.zkey.empty() || !o.wtns.empty() || !o.r1cs.empty() || !o.circuit.empty())
+        throw UsageError("prove --porep takes --c1, --params, --pce and --proof only");
+      return porep_prove(o);
+    }
     if (o.action == "prove") {
       if (!o.zkey.empty() && !o.params.empty()) throw UsageError("give --zkey or --params, not both");
       if (!o.zkey.empty()) return prove_zkey_cmd(o);
@@ -306,8 +335,11 @@ int run_groth16(const Groth16Options& o) {
       throw UsageError("prove needs --zkey or --params");
     }
     if (o.action == "verify") {
+      if (o.porep && (o.c1.empty() || !o.public_json.empty()))
+        throw UsageError("verify --porep needs --c1 (and no --public: the inputs come from C1)");
+      if (!o.porep && o.public_json.empty()) throw UsageError("verify needs --public (or --porep --c1)");
       try {
-        return run_verify(o);
+        return o.porep ? porep_verify(o) : run_verify(o);
       } catch (const UsageError&) {
         throw;
       } catch (const std::exception& e) {  // unreadable or malformed inputs: exit 2, not "invalid"

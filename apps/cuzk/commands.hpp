@@ -45,6 +45,11 @@ struct Groth16Options {
   unsigned threads = 0;  // 0 = all hardware threads
   bool verbose = false;
   bool quiet = false;
+  // PoRep C2: --porep --c1 FILE (prove, verify); --sector-size with --circuit porep (setup).
+  bool porep = false;
+  std::string c1, sector_size;
+  std::vector<uint32_t> partitions;  // empty: all of the C1 output's partitions
+  bool json = false;                 // prove/verify --porep: a JSON summary on stdout
 };
 void add_groth16_commands(CLI::App& app, Groth16Options& o);
 int run_groth16(const Groth16Options& o);

@@ -1,5 +1,9 @@
 #include "engine/circuit_registry.hpp"
 
+#include <filesystem>
+
+#include "filecoin/registered_proof.hpp"
+
 namespace cuzk::engine {
 
 std::string file_stem(const std::string& circuit_id) {
@@ -22,6 +26,31 @@ CircuitDef CircuitRegistry::builtin_def(const std::string& id, const circuits::B
   d.params_path = param_dir_ + "/" + file_stem(id) + ".params";
   d.vk_path = param_dir_ + "/" + file_stem(id) + ".vk";
   d.test_setup = true;
+  return d;
+}
+
+std::string CircuitRegistry::porep_id(uint64_t sector_size) {
+  return "porep:" + filecoin::sector_size_name(sector_size);
+}
+
+CircuitDef CircuitRegistry::porep_def(uint64_t sector_size) const {
+  CircuitDef d;
+  d.id = porep_id(sector_size);
+  d.source = CircuitSource::Porep;
+  d.porep_sector_size = sector_size;
+  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
+  const std::string official =
+      param_dir_ + "/" + filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(sector_size));
+  std::error_code ec;
+  if (std::filesystem::exists(official + ".params", ec)) {
+    d.params_path = official + ".params";
+    if (std::filesystem::exists(official + ".vk", ec)) d.vk_path = official + ".vk";
+    d.test_setup = false;
+  } else {
+    d.params_path = param_dir_ + "/" + file_stem(d.id) + ".params";
+    d.vk_path = param_dir_ + "/" + file_stem(d.id) + ".vk";
+    d.test_setup = true;
+  }
   return d;
 }
 
@@ -59,6 +88,21 @@ CircuitRegistry::CircuitRegistry(const Config& config)
 
 Result<CircuitDef> CircuitRegistry::find(const std::string& id) const {
   if (auto it = defs_.find(id); it != defs_.end()) return it->second;
+  if (id.rfind("porep:", 0) == 0) {
+    uint64_t size = 0;
+    try {
+      size = filecoin::parse_sector_size(id.substr(6));
+    } catch (const std::exception& e) {
+      return make_error("circuit id '" + id + "': " + e.what());
+    }
+    CircuitDef d = porep_def(size);
+    if (d.test_setup && !builtins_) {
+      return make_error("circuit '" + d.id + "': no parameter file " + d.params_path +
+                        " and test-only keys are disabled (daemon.builtin_circuits = false); put the official "
+                        ".params/.vk in the parameter directory or configure [[circuits]]");
+    }
+    return d;
+  }
   if (builtins_) {
     auto spec = circuits::parse_builtin(id);
     // "chain:2^10" and "chain:1024" are one circuit: keyed (and cached) by the canonical name.

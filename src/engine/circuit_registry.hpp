@@ -15,22 +15,27 @@
 
 namespace cuzk::engine {
 
-enum class CircuitSource { Builtin, Pce, R1cs, Zkey };
+enum class CircuitSource { Builtin, Pce, R1cs, Zkey, Porep };
 
 struct CircuitDef {
   std::string id;
   CircuitSource source = CircuitSource::Builtin;
-  circuits::BuiltinSpec builtin;  // Builtin
-  std::string pce_path;           // Pce: the file; otherwise where the extracted Pce is cached
-  std::string r1cs_path;          // R1cs
-  std::string zkey_path;          // Zkey
-  std::string params_path;        // bellperson keys (not Zkey)
-  std::string vk_path;            // optional; the .params file holds the vk too
-  bool test_setup = false;        // generate params_path/vk_path with the test-only setup if missing
+  circuits::BuiltinSpec builtin;   // Builtin
+  uint64_t porep_sector_size = 0;  // Porep: the PoRep C2 partition circuit of this sector size
+  std::string pce_path;            // Pce: the file; otherwise where the extracted Pce is cached
+  std::string r1cs_path;           // R1cs
+  std::string zkey_path;           // Zkey
+  std::string params_path;         // bellperson keys (not Zkey)
+  std::string vk_path;             // optional; the .params file holds the vk too
+  bool test_setup = false;         // generate params_path/vk_path with the test-only setup if missing
 
   bool uses_zkey() const { return source == CircuitSource::Zkey; }
-  // Witness data a request carries: .wtns files, or (built-ins) partition inputs.
-  bool takes_wtns() const { return source != CircuitSource::Builtin; }
+  // Witness data a request carries: .wtns files, (built-ins) partition inputs, or (PoRep) a C1
+  // output.
+  bool takes_wtns() const { return source == CircuitSource::Pce || source == CircuitSource::R1cs || uses_zkey(); }
+  // Circuits whose code is built in (built-ins, PoRep): their PCE can be extracted in the
+  // background while requests are served by full synthesis.
+  bool synthesizable() const { return source == CircuitSource::Builtin || source == CircuitSource::Porep; }
 };
 
 // A file-system-safe stem for cached files of a circuit id ("chain:2^18" -> "chain_2^18").
@@ -42,12 +47,17 @@ class CircuitRegistry {
 
   // The definition, or an error naming the id and the known ones.
   Result<CircuitDef> find(const std::string& id) const;
+  // The PoRep circuit id of a sector size: "porep:2KiB", ..., "porep:64GiB".
+  static std::string porep_id(uint64_t sector_size);
   // Configured ids (built-ins by name are not listed: there are too many).
   std::vector<std::string> ids() const;
   bool builtins_enabled() const { return builtins_; }
 
  private:
   CircuitDef builtin_def(const std::string& id, const circuits::BuiltinSpec& spec) const;
+  // "porep:<size>": keys from the official parameter file in the parameter directory when it is
+  // there (filecoin's v28 name), else test-only keys cached there.
+  CircuitDef porep_def(uint64_t sector_size) const;
 
   std::map<std::string, CircuitDef> defs_;
   bool builtins_ = true;

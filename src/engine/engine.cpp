@@ -7,6 +7,7 @@
 
 #include "engine/partition_work.hpp"
 #include "engine/process_stats.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/circom_wtns.hpp"
@@ -71,11 +72,59 @@ struct Job {
   double synth_ms = 0, prove_ms = 0, finalize_ms = 0;
   uint64_t srs_load_ms = 0;
   std::shared_ptr<const CircuitRuntime> runtime;
-  Reservation payload_memory;  // the request's witnesses while the job holds them
+  Reservation payload_memory;                                  // the request's witnesses while the job holds them
+  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;  // PoRep: every proof is checked against it
 
   int prio() const { return static_cast<int>(priority); }
   WorkKey key(uint32_t partition) const { return WorkKey{prio(), seq, partition}; }
 };
+
+// A PoRep C2 request's partitions: the C1 output (raw JSON or the Curio/cuzk wrapper) parsed and
+// validated once, Merkle paths included, so that bad input is refused at submit with a message
+// naming the field rather than failing after proving.
+struct PorepPrepared {
+  std::string circuit_id;
+  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;
+  std::vector<PartitionPayload> payloads;
+};
+
+Outcome<PorepPrepared> prepare_porep(const ProofRequest& req) {
+  using O = Outcome<PorepPrepared>;
+  if (req.vanilla_proof.empty()) {
+    return O::failure(ErrorCode::InvalidArgument,
+                      "vanilla_proof is empty: send the C1 output (SealCommitPhase1Output JSON) or the {SectorNum, "
+                      "Phase1Out, SectorSize} wrapper");
+  }
+  filecoin::C1Wrapper w;
+  try {
+    filecoin::C1ValidateOptions vo;
+    vo.verify_merkle_paths = true;
+    w = filecoin::parse_c1_any(req.vanilla_proof, vo);
+  } catch (const std::exception& e) {
+    return O::failure(ErrorCode::InvalidArgument, std::string("vanilla_proof: ") + e.what());
+  }
+  const filecoin::RegisteredSealProof& rp = *w.c1.registered_proof;
+  if (req.sector_size != 0 && req.sector_size != rp.shape.sector_size) {
+    return O::failure(ErrorCode::InvalidArgument, "sector_size " + std::to_string(req.sector_size) +
+                                                      " does not match the C1 output's registered proof " +
+                                                      std::string(rp.name) + " (" +
+                                                      std::to_string(rp.shape.sector_size) + " bytes)");
+  }
+  PorepPrepared out;
+  out.circuit_id = CircuitRegistry::porep_id(rp.shape.sector_size);
+  if (!req.circuit_id.empty() && req.circuit_id != out.circuit_id) {
+    return O::failure(ErrorCode::InvalidArgument, "circuit_id '" + req.circuit_id + "' does not match the C1 output (" +
+                                                      out.circuit_id + "); leave it empty for PoRep requests");
+  }
+  out.c1 = std::make_shared<const filecoin::SealCommitPhase1Output>(std::move(w.c1));
+  for (uint32_t k = 0; k < rp.partitions; ++k) {
+    PartitionPayload p;
+    p.c1 = out.c1;
+    p.partition = k;
+    out.payloads.push_back(std::move(p));
+  }
+  return O::success(std::move(out));
+}
 
 struct PartitionTask {
   std::shared_ptr<Job> job;
@@ -264,12 +313,20 @@ Result<bool> Engine::make_test_keys(const CircuitDef& def) {
 
 Outcome<Submitted> Engine::submit(ProofRequest req) {
   using O = Outcome<Submitted>;
+  std::optional<PorepPrepared> porep;
   switch (req.kind) {
     case ProofKind::Generic:
       break;
     case ProofKind::Unspecified:
       return O::failure(ErrorCode::InvalidArgument, "proof_kind is required (GENERIC for registered circuits)");
-    case ProofKind::PorepSealCommit:
+    case ProofKind::PorepSealCommit: {
+      auto prepared = prepare_porep(req);
+      if (!prepared.ok()) return O::failure(prepared.error.code, prepared.error.message);
+      porep = std::move(*prepared.value);
+      req.circuit_id = porep->circuit_id;
+      req.vanilla_proof = {};
+      break;
+    }
     case ProofKind::SnapDealsUpdate:
     case ProofKind::WindowPostPartition:
     case ProofKind::WinningPost:
@@ -285,11 +342,22 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
   auto def = registry_.find(req.circuit_id);
   if (!def.ok()) return O::failure(ErrorCode::InvalidArgument, def.error());
 
+  if ((def->source == CircuitSource::Porep) != porep.has_value()) {
+    return O::failure(ErrorCode::InvalidArgument,
+                      porep ? "PoRep requests prove the porep:<size> circuits"
+                            : "circuit '" + def->id +
+                                  "' is the PoRep C2 circuit: send POREP_SEAL_COMMIT with the C1 "
+                                  "output as vanilla_proof");
+  }
+
   auto job = std::make_shared<Job>();
   job->kind = req.kind;
   job->priority = effective_priority(req.kind, req.wire_priority);
   job->def = *def;
-  if (def->takes_wtns()) {
+  if (porep) {
+    job->c1 = porep->c1;
+    job->payloads = std::move(porep->payloads);
+  } else if (def->takes_wtns()) {
     if (!req.partition_inputs.empty()) {
       return O::failure(ErrorCode::InvalidArgument,
                         "circuit '" + def->id + "' takes .wtns witnesses (field witnesses), not partition_inputs");
@@ -320,7 +388,7 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
       if (z->empty() || !(*z)[0].is_one()) {
         return O::failure(ErrorCode::InvalidArgument, "witness " + std::to_string(i) + ": value 0 (ONE) must be 1");
       }
-      job->payloads.push_back(PartitionPayload{0, std::move(z).value()});
+      job->payloads.push_back(PartitionPayload{0, std::move(z).value(), nullptr, 0});
       req.witnesses[i] = {};
     }
   } else {
@@ -344,7 +412,7 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
                                                           std::to_string(in.size()) + " bytes; at most " +
                                                           std::to_string(kMaxPartitionInputBytes));
       }
-      job->payloads.push_back(PartitionPayload{checksum::xxh3_64(in.data(), in.size()), {}});
+      job->payloads.push_back(PartitionPayload{checksum::xxh3_64(in.data(), in.size()), {}, nullptr, 0});
     }
   }
   job->partitions = static_cast<uint32_t>(job->payloads.size());
@@ -740,6 +808,11 @@ void Engine::finalize_loop(WorkerState& w) {
     std::string proof, error;
     try {
       proof = finalize_stage(*rt, task->out, nullptr);
+      // PoRep proofs are verified before they are returned, against inputs derived from C1 alone.
+      if (job->c1) {
+        const std::string why = verify_porep_partition(*rt, *job->c1, task->index, proof);
+        if (!why.empty()) error = "proof verification failed: " + why;
+      }
     } catch (const std::exception& e) {
       error = e.what();
     }

@@ -3,8 +3,10 @@
 #include <stdexcept>
 
 #include "circuits/builtin.hpp"
+#include "filecoin/porep_synthesis.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover_zkey.hpp"
+#include "groth16/verifier.hpp"
 #include "poly/domain.hpp"
 #include "util/rng.hpp"
 
@@ -76,9 +78,11 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
     out.z = std::move(payload.z);
     return out;
   }
-  if (def.source == CircuitSource::Builtin && !rt.pce) {
+  if (def.synthesizable() && !rt.pce) {
     // No PCE yet: full synthesis gives a, b, c and the densities directly.
-    r1cs::ProvingCS cs = circuits::synthesize_builtin(def.builtin, payload.witness_seed);
+    r1cs::ProvingCS cs = def.source == CircuitSource::Porep
+                             ? filecoin::synthesize_porep(*payload.c1, payload.partition)
+                             : circuits::synthesize_builtin(def.builtin, payload.witness_seed);
     auto shape = std::make_shared<groth16::CircuitShape>();
     shape->num_inputs = cs.num_inputs();
     shape->num_aux = cs.num_aux();
@@ -98,6 +102,15 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
     const pce::Pce& p = *rt.pce;
     if (def.source == CircuitSource::Builtin) {
       circuits::BuiltinWitness w = circuits::witness_builtin(def.builtin, payload.witness_seed);
+      out.inputs = std::move(w.inputs);
+      out.aux = std::move(w.aux);
+    } else if (def.source == CircuitSource::Porep) {
+      filecoin::PorepAssignment w = filecoin::porep_assignment(*payload.c1, payload.partition);
+      if (w.inputs.size() != p.num_inputs() || w.aux.size() != p.num_aux()) {
+        throw std::runtime_error("circuit '" + def.id + "': the PoRep witness has " + std::to_string(w.inputs.size()) +
+                                 " inputs and " + std::to_string(w.aux.size()) + " aux, its PCE " +
+                                 std::to_string(p.num_inputs()) + " and " + std::to_string(p.num_aux()));
+      }
       out.inputs = std::move(w.inputs);
       out.aux = std::move(w.aux);
     } else {
@@ -127,6 +140,16 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
   groth16::ProverInput in{s.inputs, s.aux, std::move(s.a), std::move(s.b), std::move(s.c)};
   out.msms = groth16::prove_stage1(*rt.srs->pk, *s.shape, std::move(in), timings, {.pool = &pool});
   return out;
+}
+
+std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
+                                   uint32_t partition, const std::string& proof) {
+  auto decoded = groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()));
+  if (!decoded.ok() || decoded->size() != 1) return "the proof does not decode";
+  const std::vector<Fr> inputs = filecoin::porep_verifier_inputs(c1, partition);
+  auto ok = groth16::verify(groth16::prepare(rt.srs->pk->vk), decoded->front(), inputs);
+  if (!ok.ok()) return ok.error();
+  return *ok ? std::string() : "the proof does not verify against the public inputs derived from C1";
 }
 
 std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings) {

@@ -14,6 +14,7 @@
 #include "engine/circuit_registry.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/srs_manager.hpp"
+#include "filecoin/c1_output.hpp"
 #include "groth16/prover.hpp"
 #include "util/thread_pool.hpp"
 
@@ -36,6 +37,9 @@ std::shared_ptr<const CircuitRuntime> make_runtime(CircuitDef def, SrsHandle srs
 struct PartitionPayload {
   uint64_t witness_seed = 0;
   std::vector<Fr> z;  // ONE first
+  // PoRep: the request's (validated) C1 output, shared by its partitions, and this partition.
+  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;
+  uint32_t partition = 0;
 };
 
 struct Synthesized {
@@ -62,6 +66,11 @@ uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint
 // Throws std::invalid_argument (a bad witness) or std::runtime_error.
 Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool);
 DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings);
+// PoRep: checks a partition's proof against the public inputs a verifier derives from C1
+// (challenges from the seed, parents from the SDR graph). Returns an empty string when it verifies,
+// else why not.
+std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
+                                   uint32_t partition, const std::string& proof);
 // Encodes the 192-byte proof.
 std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings);
 

@@ -3,9 +3,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <bit>
 #include <filesystem>
 
 #include "circuits/builtin.hpp"
+#include "filecoin/porep_synthesis.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
 #include "pce/pce_file.hpp"
@@ -91,6 +94,18 @@ Result<PceHandle> PceCache::extract(const CircuitDef& def) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
     built = pce::build_pce(circuits::record_builtin(def.builtin), bo);
+  } else if (def.source == CircuitSource::Porep) {
+    const filecoin::PorepCircuitShape shape =
+        filecoin::PorepCircuitShape::of(filecoin::default_seal_proof(def.porep_sector_size));
+    // RecordingCS holds ~8 bytes per non-zero plus row pointers, ~60 bytes per constraint; a
+    // challenge is ~0.54 M constraints per layer plus ~45 k per tree-D level.
+    const uint64_t levels = static_cast<uint64_t>(std::countr_zero(shape.nodes));
+    const uint64_t est = shape.challenges * (shape.layers * 540'000ull + levels * 45'400ull + 150'000ull);
+    auto transient = budget_.acquire(est * 64);
+    if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
+    pce::BuildOptions bo;
+    bo.circuit_id = def.id;
+    built = pce::build_pce(filecoin::record_porep_circuit(shape), bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
@@ -159,8 +174,8 @@ Result<PceHandle> PceCache::get(const CircuitDef& def, bool wait) {
         cv_.wait(lock);
         continue;
       case State::Failed:
-        if (!wait && def.source == CircuitSource::Builtin) return PceHandle{};
-        if (def.source != CircuitSource::Builtin) return make_error(slot.error);
+        if (!wait && def.synthesizable()) return PceHandle{};
+        if (!def.synthesizable()) return make_error(slot.error);
         slot.state = State::OnDisk;  // waiting caller: try once more
         continue;
       case State::OnDisk:
@@ -198,7 +213,7 @@ Result<PceHandle> PceCache::get(const CircuitDef& def, bool wait) {
     return make_error("PCE file '" + path + "' of circuit '" + def.id + "' does not exist");
   }
   Slot& s = slots_[def.id];
-  if (def.source == CircuitSource::Builtin && !wait) {
+  if (def.synthesizable() && !wait) {
     if (options_.extract_on_first_use && s.state != State::Extracting) {
       s.state = State::Extracting;
       spdlog::info("pce_extract_start circuit={} (background; full synthesis meanwhile)", def.id);

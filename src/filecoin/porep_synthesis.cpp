@@ -30,6 +30,14 @@ PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t part
   return out;
 }
 
+r1cs::ProvingCS synthesize_porep(const SealCommitPhase1Output& c1, uint32_t partition) {
+  const PorepCircuitWitness w = porep_circuit_witness(c1, partition);
+  r1cs::ProvingCS cs(/*track_density=*/true);
+  porep_circuit(cs, PorepCircuitShape::of(*c1.registered_proof), w);
+  cs.finalize();
+  return cs;
+}
+
 std::vector<Fr> porep_verifier_inputs(const SealCommitPhase1Output& c1, uint32_t partition) {
   if (c1.registered_proof == nullptr) throw std::invalid_argument("PoRep inputs: C1 output has no registered proof");
   const RegisteredSealProof& proof = *c1.registered_proof;

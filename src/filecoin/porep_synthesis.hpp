@@ -8,6 +8,7 @@
 #include "filecoin/c1_output.hpp"
 #include "filecoin/porep_circuit.hpp"
 #include "r1cs/compact_r1cs.hpp"
+#include "r1cs/proving_cs.hpp"
 
 namespace cuzk::filecoin {
 
@@ -23,6 +24,10 @@ struct PorepAssignment {
 // The full assignment of `partition` (porep_circuit_witness + WitnessCS). The C1 output must be
 // validated (parse_c1_* validates).
 PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t partition);
+
+// Full synthesis of `partition` (values, a, b, c and the density bitmaps, finalized): the prover's
+// path while no PCE exists yet (~0.4 us per constraint).
+r1cs::ProvingCS synthesize_porep(const SealCommitPhase1Output& c1, uint32_t partition);
 
 // The public inputs of `partition` (without ONE) as a verifier computes them: replica_id, comm_d,
 // comm_r from C1, the challenges re-derived from replica_id / seed / comm_r for the proof's
