@@ -184,6 +184,11 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   r.kind = static_cast<ProofKind>(77);
   expect_invalid(r, "unknown proof_kind 77");
   r.kind = ProofKind::PorepSealCommit;
+  expect_invalid(r, "vanilla_proof is empty");
+  r.vanilla_proof = "{\"SectorNum\": 1}";
+  expect_invalid(r, "vanilla_proof: ");
+  r.vanilla_proof = {};
+  r.kind = ProofKind::SnapDealsUpdate;
   expect_invalid(r, "not served");
   expect_invalid(builtin_request("nope", 1), "unknown circuit id 'nope'");
   expect_invalid(builtin_request("", 1), "circuit_id is required");

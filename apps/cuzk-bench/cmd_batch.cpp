@@ -195,9 +195,10 @@ struct PhaseResult {
 };
 
 // Runs `n` proofs with at most `j` in flight. Times are seconds since `start`.
-PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, v1::Priority priority, uint64_t n,
-                      Clock::time_point start, Timeline* timeline, const std::string& id_prefix,
-                      const std::string& label, const std::function<void()>& on_last_answer = {}) {
+PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, const PorepC1* porep,
+                      v1::Priority priority, uint64_t n, Clock::time_point start, Timeline* timeline,
+                      const std::string& id_prefix, const std::string& label,
+                      const std::function<void()>& on_last_answer = {}) {
   PhaseResult res;
   res.records.resize(n);
   std::atomic<uint64_t> next{0};
@@ -225,9 +226,13 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       auto* s = req.mutable_submit();
       s->set_request_id(request_id);
       s->set_proof_kind(v1::GENERIC);
-      s->set_circuit_id(o.circuit);
       s->set_priority(priority);
-      for (uint32_t p = 0; p < o.partitions; ++p) s->add_partition_inputs(random_partition_input());
+      if (porep) {
+        set_porep_request(*s, *porep);
+      } else {
+        s->set_circuit_id(o.circuit);
+        for (uint32_t p = 0; p < o.partitions; ++p) s->add_partition_inputs(random_partition_input());
+      }
 
       v1::ProveResponse resp;
       grpc::ClientContext ctx;
@@ -285,7 +290,11 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       // Last: from here on the verifier thread owns r.valid and r.error.
       if (r.completed && !o.no_verify) {
         const auto& a = resp.result();
-        verifier.push({&r, a.proof(), {a.public_inputs().begin(), a.public_inputs().end()}, o.partitions});
+        // PoRep: checked against the inputs derived from C1 here, not the ones the daemon reports.
+        verifier.push({&r, a.proof(),
+                       porep ? porep->public_inputs
+                             : std::vector<std::string>(a.public_inputs().begin(), a.public_inputs().end()),
+                       o.partitions});
       }
     }
   };
@@ -310,7 +319,21 @@ std::optional<double> max_of(const std::vector<double>& v) {
 
 }  // namespace
 
-int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlohmann::json& json) {
+int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& options, nlohmann::json& json) {
+  // PoRep: the circuit and the partitions follow from the C1 output.
+  std::optional<PorepC1> porep;
+  BatchOptions o = options;
+  if (!o.c1.empty()) {
+    auto c = load_porep_c1(o.c1);
+    if (!c) {
+      std::cerr << "cuzk-bench: " << c.error() << "\n";
+      return 2;
+    }
+    porep = std::move(*c);
+    o.circuit = porep->circuit_id;
+    o.partitions = porep->partitions;
+  }
+  const PorepC1* pc = porep ? &*porep : nullptr;
   auto priority = parse_priority(o.priority);
   if (!priority) {
     std::cerr << "cuzk-bench: " << priority.error() << "\n";
@@ -330,7 +353,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlo
       std::cerr << "warmup: " << o.warmup << " unmeasured proof" << (o.warmup == 1 ? "" : "s") << "\n";
     }
     const PhaseResult w =
-        run_phase(client, g, o, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
+        run_phase(client, g, o, pc, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
     for (uint64_t i = 0; i < w.attempted; ++i) {
       const ProofRecord& r = w.records[i];
       if (!r.valid) {
@@ -353,7 +376,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlo
                        ";running=" + std::to_string(s.running));
   });
   sampler.sample_now();
-  PhaseResult res = run_phase(client, g, o, *priority, o.count, start, &timeline, id_prefix, "", [&] {
+  PhaseResult res = run_phase(client, g, o, pc, *priority, o.count, start, &timeline, id_prefix, "", [&] {
     sampler.sample_now();
     sampler.stop();
   });

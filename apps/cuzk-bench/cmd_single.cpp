@@ -9,13 +9,14 @@
 #include "proof_checker.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "util/atomic_file.hpp"
 
 namespace cuzk::bench {
 
 namespace {
 
 // The request, or a usage error (exit code 2).
-Result<v1::ProveRequest> build_request(const SingleOptions& o, std::string& request_id) {
+Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* porep, std::string& request_id) {
   v1::ProveRequest req;
   auto* s = req.mutable_submit();
   s->set_proof_kind(v1::GENERIC);
@@ -25,6 +26,14 @@ Result<v1::ProveRequest> build_request(const SingleOptions& o, std::string& requ
   s->set_priority(*prio);
   request_id = o.request_id.empty() ? new_request_id() : o.request_id;
   s->set_request_id(request_id);
+  if (porep) {
+    if (!o.wtns.empty() || !o.inputs.empty() || o.partitions) {
+      return make_error("--c1 takes no --wtns, --input or --partitions (the C1 output has them)");
+    }
+    s->clear_circuit_id();
+    set_porep_request(*s, *porep);
+    return req;
+  }
 
   if (!o.wtns.empty()) {
     if (o.partitions && *o.partitions != o.wtns.size()) {
@@ -60,15 +69,27 @@ Result<v1::ProveRequest> build_request(const SingleOptions& o, std::string& requ
 }  // namespace
 
 int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, nlohmann::json& json) {
+  std::optional<PorepC1> porep;
+  if (!o.c1.empty()) {
+    auto c = load_porep_c1(o.c1);
+    if (!c) {
+      std::cerr << "cuzk-bench: " << c.error() << "\n";
+      return 2;
+    }
+    porep = std::move(*c);
+  }
+  const std::string circuit = porep ? porep->circuit_id : o.circuit;
   std::string request_id;
-  auto req = build_request(o, request_id);
+  auto req = build_request(o, porep ? &*porep : nullptr, request_id);
   if (!req) {
     std::cerr << "cuzk-bench: " << req.error() << "\n";
     return 2;
   }
   const auto& submit = req->submit();
   const uint32_t partitions =
-      static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size() : submit.partition_inputs_size());
+      porep ? porep->partitions
+            : static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size()
+                                                                : submit.partition_inputs_size());
 
   v1::ProveResponse resp;
   grpc::Status st;
@@ -80,14 +101,14 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
     set_deadline(ctx, std::chrono::milliseconds(o.timeout_ms));
     InflightGuard guard(calls, &ctx);
     auto stub = client.new_stub();
-    if (g.verbose) std::cerr << "proving " << o.circuit << " (" << partitions << " partitions) ...\n";
+    if (g.verbose) std::cerr << "proving " << circuit << " (" << partitions << " partitions) ...\n";
     const auto t0 = std::chrono::steady_clock::now();
     st = stub->Prove(&ctx, *req, &resp);
     wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   json["command"] = "single";
-  json["circuit"] = o.circuit;
+  json["circuit"] = circuit;
   json["request_id"] = request_id;
   json["partitions"] = partitions;
   json["priority"] = o.priority;
@@ -119,6 +140,11 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
                         {"finalize", r.finalize_ms()},     {"total", r.total_ms()}};
   json["proof_bytes"] = r.proof().size();
   json["error"] = r.error_message().empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error_message());
+  if (completed && !o.proof_out.empty()) {
+    AtomicFile f(o.proof_out);
+    f.write(std::as_bytes(std::span(r.proof().data(), r.proof().size())));
+    f.commit();
+  }
   if (completed) {
     json["proof_hex"] = to_hex(r.proof());
     auto& pi = json["public_inputs_hex"] = nlohmann::json::array();
@@ -128,11 +154,13 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
   std::optional<CheckOutcome> check;
   std::string verify_error;
   if (completed && !o.no_verify) {
-    auto checker = ProofChecker::fetch(client, o.circuit);
+    auto checker = ProofChecker::fetch(client, circuit);
     if (!checker) {
       verify_error = checker.error();
     } else {
-      const std::vector<std::string> inputs(r.public_inputs().begin(), r.public_inputs().end());
+      // PoRep: the inputs derived from C1 here, not the ones the daemon reports.
+      const std::vector<std::string> inputs =
+          porep ? porep->public_inputs : std::vector<std::string>(r.public_inputs().begin(), r.public_inputs().end());
       check = checker->check(r.proof(), inputs, partitions);
       if (!check->valid) verify_error = check->detail;
     }
@@ -144,8 +172,7 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
 
   if (!g.json) {
     KeyValues kv;
-    kv.add("circuit",
-           o.circuit + " (" + std::to_string(partitions) + (partitions == 1 ? " partition)" : " partitions)"));
+    kv.add("circuit", circuit + " (" + std::to_string(partitions) + (partitions == 1 ? " partition)" : " partitions)"));
     kv.add("job id", r.job_id());
     kv.add("status", status_name(r.status()));
     if (!r.error_message().empty()) kv.add("error", r.error_message());

@@ -27,6 +27,7 @@ struct GlobalOptions {
 
 struct SingleOptions {
   std::string circuit;
+  std::string c1;  // PoRep C2: the C1 file (the circuit follows from it)
   std::optional<uint32_t> partitions;
   std::vector<std::string> inputs;  // hex, one per partition
   std::optional<uint64_t> seed;
@@ -36,11 +37,13 @@ struct SingleOptions {
   uint64_t timeout_ms = 0;  // 0: none
   bool no_verify = false;
   bool show_proof = false;
+  std::string proof_out;  // write the proof bytes here (atomically)
 };
 int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, nlohmann::json& json);
 
 struct BatchOptions {
   std::string circuit;
+  std::string c1;  // PoRep C2: every proof of the batch is this C1's
   uint64_t count = 10;
   unsigned concurrency = 1;
   uint32_t partitions = 1;

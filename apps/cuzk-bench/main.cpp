@@ -55,9 +55,17 @@ int main(int argc, char** argv) {
 
   const std::vector<std::string> priorities{"default", "low", "normal", "high", "critical"};
 
+  std::string single_type = "generic", batch_type = "generic";
   SingleOptions single;
   auto* s = app.add_subcommand("single", "One proof: server timings, client wall time, verification");
-  s->add_option("--circuit", single.circuit, "Circuit id (e.g. chain:2^18)")->required();
+  auto* s_circuit = s->add_option("--circuit", single.circuit, "Circuit id (e.g. chain:2^18)");
+  auto* s_c1 = s->add_option("--c1", single.c1,
+                             "PoRep C2 (POREP_SEAL_COMMIT): the C1 output file, raw or wrapped; the proof is checked "
+                             "against inputs derived from it")
+                   ->check(CLI::ExistingFile);
+  s_circuit->excludes(s_c1);
+  s->add_option("--type", single_type, "generic (default) or porep (needs --c1)")
+      ->check(CLI::IsMember({"generic", "porep"}));
   auto* s_parts = s->add_option("--partitions", single.partitions, "Partitions (default 1, or one per --input/--wtns)")
                       ->check(CLI::Range(1u, 4096u));
   auto* s_input =
@@ -75,10 +83,15 @@ int main(int argc, char** argv) {
   s->add_option("--timeout-ms", single.timeout_ms, "Give up (and cancel the job) after this long (default: no limit)");
   s->add_flag("--no-verify", single.no_verify, "Do not verify the proof");
   s->add_flag("--show-proof", single.show_proof, "Print the proof bytes in hex");
+  s->add_option("--proof-out", single.proof_out, "Write the proof (192 bytes per partition) to this file");
 
   BatchOptions batch;
   auto* b = app.add_subcommand("batch", "COUNT proofs, at most J in flight: throughput, latency, prover utilization");
-  b->add_option("--circuit", batch.circuit, "Circuit id (e.g. chain:2^18)")->required();
+  auto* b_circuit = b->add_option("--circuit", batch.circuit, "Circuit id (e.g. chain:2^18)");
+  auto* b_c1 = b->add_option("--c1", batch.c1, "PoRep C2: prove this C1 output COUNT times")->check(CLI::ExistingFile);
+  b_circuit->excludes(b_c1);
+  b->add_option("--type", batch_type, "generic (default) or porep (needs --c1)")
+      ->check(CLI::IsMember({"generic", "porep"}));
   b->add_option("-c,--count", batch.count, "Proofs to measure (default 10)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
   b->add_option("-j,--concurrency", batch.concurrency, "Proofs in flight at once (default 1)")
@@ -141,6 +154,20 @@ int main(int argc, char** argv) {
     if (g.spawn_daemon.empty() && (!g.daemon_args.empty() || !g.data_dir.empty())) {
       std::cerr << "cuzk-bench: --daemon-arg and --data-dir need --spawn-daemon\n";
       return 2;
+    }
+
+    // single / batch: a circuit id (GENERIC) or a C1 file (PoRep).
+    for (auto [opts_type, circuit, c1] : {std::tuple{&single_type, &single.circuit, &single.c1},
+                                          std::tuple{&batch_type, &batch.circuit, &batch.c1}}) {
+      if (name != (opts_type == &single_type ? "single" : "batch")) continue;
+      if (*opts_type == "porep" && c1->empty()) {
+        std::cerr << "cuzk-bench: --type porep needs --c1 FILE\n";
+        return 2;
+      }
+      if (circuit->empty() && c1->empty()) {
+        std::cerr << "cuzk-bench: " << name << " needs --circuit ID or --c1 FILE (PoRep)\n";
+        return 2;
+      }
     }
 
     if (!g.addr.empty()) {

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "filecoin/c1_output.hpp"
+#include "filecoin/porep_synthesis.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "util/rng.hpp"
 
 namespace cuzk::bench {
@@ -106,6 +109,37 @@ const char* status_name(v1::AwaitProofResponse::Status s) {
     default:
       return "UNKNOWN";
   }
+}
+
+Result<PorepC1> load_porep_c1(const std::string& path) {
+  auto bytes = read_file(path);
+  if (!bytes) return make_error(bytes.error());
+  PorepC1 out;
+  try {
+    const filecoin::C1Wrapper w = filecoin::parse_c1_any(*bytes);
+    const filecoin::RegisteredSealProof& rp = *w.c1.registered_proof;
+    out.circuit_id = "porep:" + filecoin::sector_size_name(rp.shape.sector_size);
+    out.sector_size = rp.shape.sector_size;
+    out.partitions = rp.partitions;
+    for (uint32_t k = 0; k < rp.partitions; ++k) {
+      const std::vector<filecoin::Fr> in = filecoin::porep_verifier_inputs(w.c1, k);
+      std::string packed(in.size() * 32, '\0');
+      for (size_t i = 0; i < in.size(); ++i) {
+        in[i].to_bytes_le(std::span<uint8_t>(reinterpret_cast<uint8_t*>(packed.data()) + 32 * i, 32));
+      }
+      out.public_inputs.push_back(std::move(packed));
+    }
+  } catch (const std::exception& e) {
+    return make_error(path + ": " + e.what());
+  }
+  out.vanilla_proof = std::move(*bytes);
+  return out;
+}
+
+void set_porep_request(v1::SubmitProofRequest& s, const PorepC1& c1) {
+  s.set_proof_kind(v1::POREP_SEAL_COMMIT);
+  s.set_sector_size(c1.sector_size);
+  s.set_vanilla_proof(c1.vanilla_proof);
 }
 
 }  // namespace cuzk::bench

@@ -32,4 +32,19 @@ Result<std::string> read_file(const std::string& path);
 
 const char* status_name(v1::AwaitProofResponse::Status s);
 
+// A PoRep C2 request's data from a C1 file (raw JSON or the {SectorNum, Phase1Out, SectorSize}
+// wrapper): the bytes sent as vanilla_proof, the circuit the daemon proves it with, and per
+// partition the public inputs a verifier derives from C1 alone (32-byte LE values concatenated, as
+// the daemon returns them), which cuzk-bench checks the proofs against.
+struct PorepC1 {
+  std::string vanilla_proof;
+  std::string circuit_id;  // "porep:32GiB"
+  uint64_t sector_size = 0;
+  uint32_t partitions = 0;
+  std::vector<std::string> public_inputs;
+};
+// Parses and validates the file locally (errors name the file and the JSON field).
+Result<PorepC1> load_porep_c1(const std::string& path);
+void set_porep_request(v1::SubmitProofRequest& s, const PorepC1& c1);
+
 }  // namespace cuzk::bench

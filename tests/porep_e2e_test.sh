@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# PoRep C2 end to end at 2 KiB, with no outside data: seal a random sector natively (C1 output),
+# test-only keys for the 2 KiB circuit, then
+#   - without a daemon: `cuzk prove --porep` (each proof is verified before it is written) and
+#     `cuzk verify --porep` (inputs derived from C1): valid -> 0; a tampered proof, the proof
+#     against another sector's C1 -> not 0;
+#   - a C1 with one flipped byte: prove fails naming the JSON field, and writes no proof;
+#   - through the daemon: POREP_SEAL_COMMIT with the wrapped C1 (cuzk-bench single --c1 checks
+#     the proof against the inputs it derives itself), and the flipped C1 refused at submit.
+# Usage: porep_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
+set -u
+cuzk=$1
+daemon=$2
+bench=$3
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run() {  # run WANT_RC LOG CMD...: runs CMD, output to LOG; reports a different exit code
+  local want=$1 log=$2
+  shift 2
+  "$@" >"$log" 2>&1
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL: '$*' exited $rc, expected $want"
+    tail -20 "$log"
+    fail=1
+  fi
+}
+t0=$(date +%s)
+run 0 "$tmp/seal.log" "$cuzk" seal --sector-size 2KiB --random --rng-seed 11 --out "$tmp/c1.json"
+run 0 "$tmp/seal2.log" "$cuzk" seal --sector-size 2KiB --random --rng-seed 12 --wrapper --out "$tmp/c1-other.json"
+run 0 "$tmp/setup.log" "$cuzk" setup --circuit porep --sector-size 2KiB --params "$tmp/p.params" --vk "$tmp/p.vk" -q
+t1=$(date +%s)
+echo "seal x2 + setup: $((t1 - t0)) s"
+
+run 0 "$tmp/prove.log" "$cuzk" prove --porep --c1 "$tmp/c1.json" --params "$tmp/p.params" --proof "$tmp/proof.bin" -v
+t2=$(date +%s)
+echo "prove --porep: $((t2 - t1)) s"
+size=$(stat -c %s "$tmp/proof.bin" 2>/dev/null || echo 0)
+[ "$size" -eq 192 ] || { echo "FAIL: proof.bin has $size bytes, expected 192"; fail=1; }
+run 0 "$tmp/verify.log" "$cuzk" verify --porep --c1 "$tmp/c1.json" --vk "$tmp/p.vk" --proof "$tmp/proof.bin"
+run 1 "$tmp/verify-other.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" --proof "$tmp/proof.bin"
+# A valid point in the wrong place: A and C swapped (both G1, so the proof still decodes).
+{ dd if="$tmp/proof.bin" bs=1 skip=144 count=48 2>/dev/null
+  dd if="$tmp/proof.bin" bs=1 skip=48 count=96 2>/dev/null
+  dd if="$tmp/proof.bin" bs=1 skip=0 count=48 2>/dev/null; } >"$tmp/swapped.bin"
+run 1 "$tmp/verify-swapped.log" "$cuzk" verify --porep --c1 "$tmp/c1.json" --vk "$tmp/p.vk" --proof "$tmp/swapped.bin"
+run 2 "$tmp/verify-usage.log" "$cuzk" verify --porep --vk "$tmp/p.vk" --proof "$tmp/proof.bin"
+
+# One flipped byte of comm_d in C1: refused before any proving, naming the field; no proof file.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["comm_d"][5]^=1; json.dump(d,open(sys.argv[2],"w"))' \
+  "$tmp/c1.json" "$tmp/c1-flipped.json"
+cmp -s "$tmp/c1.json" "$tmp/c1-flipped.json" && { echo "FAIL: could not flip a byte of comm_d"; fail=1; }
+run 1 "$tmp/prove-flipped.log" "$cuzk" prove --porep --c1 "$tmp/c1-flipped.json" --params "$tmp/p.params" \
+  --proof "$tmp/flipped.bin"
+grep -q "comm_d" "$tmp/prove-flipped.log" || { echo "FAIL: no field named:"; cat "$tmp/prove-flipped.log"; fail=1; }
+[ -e "$tmp/flipped.bin" ] && { echo "FAIL: a proof was written for a flipped C1"; fail=1; }
+
+# Through the daemon, with the keys above placed where it looks for porep:2KiB's.
+mkdir -p "$tmp/data/params"
+cp "$tmp/p.params" "$tmp/data/params/porep_2KiB.params"
+cp "$tmp/p.vk" "$tmp/data/params/porep_2KiB.vk"
+run 0 "$tmp/bench.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+  single --c1 "$tmp/c1-other.json" --proof-out "$tmp/daemon-proof.bin"
+grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
+run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
+  --proof "$tmp/daemon-proof.bin"
+run 1 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 \
+  single --c1 "$tmp/c1-flipped.json" --no-verify
+grep -q "INVALID_ARGUMENT" "$tmp/bench-flipped.log" && grep -q "comm_d" "$tmp/bench-flipped.log" ||
+  { echo "FAIL: the daemon did not refuse the flipped C1 with a clear error:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
+echo "daemon: $(( $(date +%s) - t2 )) s"
+
+if [ "$fail" -ne 0 ]; then
+  echo "PoRep e2e test FAILED"
+  exit 1
+fi
+echo "PoRep e2e test passed"
