@@ -22,10 +22,16 @@ enum class ChallengeMode {
 };
 
 // The API version of a proof (rust-filecoin-proofs-api ApiVersion): V1_0_0, V1_1_0, V1_2_0.
+// The graph code (bucket_graph, stacked_graph) names the versions it distinguishes with the
+// constants below.
 struct ApiVersion {
   unsigned major, minor, patch;
   friend bool operator==(const ApiVersion&, const ApiVersion&) = default;
+  static const ApiVersion V1_0_0, V1_1_0, V1_2_0;
 };
+inline constexpr ApiVersion ApiVersion::V1_0_0{1, 0, 0};
+inline constexpr ApiVersion ApiVersion::V1_1_0{1, 1, 0};
+inline constexpr ApiVersion ApiVersion::V1_2_0{1, 2, 0};
 
 // The shape of a sector's PoRep: sizes of the graph and the trees, and how many challenges.
 struct PorepShape {
