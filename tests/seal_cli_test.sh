@@ -46,7 +46,11 @@ has_keys "seal zero" "$out" '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935
 
 out=$("$cuzk" synth-c1 --sector-size 2KiB --json --out "$tmp/synth.json")
 has_keys "synth-c1 --json" "$out" '"comm_d": "' '"comm_r": "' '"replica_id": "' '"timings_s"'
-expect_rc 0 "$cuzk" synth-c1 --sector-size 2KiB --proof StackedDrg2KiBV1 --rng-seed 5 --wrapper --out "$tmp/synth-w.json"
+out=$("$cuzk" synth-c1 --sector-size 2KiB --proof StackedDrg2KiBV1 --rng-seed 5 --sector-id 12 --actor-id 5 --wrapper \
+  --json --out "$tmp/synth-w.json")
+has_keys "synth-c1 --sector-id" "$out" '"sector_id": 12' '"prover_id": "0500000000'
+grep -q '"SectorNum":12' "$tmp/synth-w.json" || { echo "FAIL: synth-c1 --wrapper lacks SectorNum 12"; fail=1; }
+expect_rc 2 "$cuzk" synth-c1 --sector-size 2KiB --actor-id 5 --prover-id "$(printf '01%.0s' {1..32})" --out "$tmp/x.json"
 
 # Input errors: exit code 2.
 expect_rc 2 "$cuzk" seal --sector-size 2KiB --out "$tmp/x.json"

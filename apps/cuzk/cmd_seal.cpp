@@ -87,15 +87,21 @@ void write_output(const SealOutputOptions& o, const filecoin::SealCommitPhase1Ou
   f.commit();
 }
 
-json summary(const filecoin::SealCommitPhase1Output& c1) {
+json summary(const filecoin::SealCommitPhase1Output& c1, const Bytes32& prover_id, uint64_t sector_id) {
   json j;
   j["registered_proof"] = std::string(c1.registered_proof->name);
+  j["prover_id"] = filecoin::to_hex(prover_id);
+  j["sector_id"] = sector_id;
   j["comm_d"] = filecoin::to_hex(c1.comm_d);
   j["comm_r"] = filecoin::to_hex(c1.comm_r);
   j["replica_id"] = filecoin::to_hex(c1.replica_id);
   j["partitions"] = c1.vanilla_proofs.size();
   j["challenges_per_partition"] = c1.vanilla_proofs.empty() ? 0 : c1.vanilla_proofs.front().size();
   return j;
+}
+
+Bytes32 prover_id_of(const SealOptions& o) {
+  return o.prover_id.empty() ? filecoin::prover_id_from_actor_id(o.actor_id) : parse_hex32("--prover-id", o.prover_id);
 }
 
 // -v: one line per step and about every 10% of the labels.
@@ -121,8 +127,7 @@ int run_seal_cmd(const SealOptions& o) {
   if (o.data.empty() == !o.random) throw UsageError("give exactly one of --data FILE and --random");
   filecoin::SealParams p;
   p.sector_id = o.sector_id;
-  p.prover_id =
-      o.prover_id.empty() ? filecoin::prover_id_from_actor_id(o.actor_id) : parse_hex32("--prover-id", o.prover_id);
+  p.prover_id = prover_id_of(o);
   p.ticket = parse_hex32("--ticket", o.ticket);
   p.seed = parse_hex32("--seed", o.seed);
   if (filecoin::is_zero(p.seed)) throw UsageError("--seed: must not be zero (C2 rejects a zero seed)");
@@ -144,7 +149,7 @@ int run_seal_cmd(const SealOptions& o) {
   write_output(o.output, r.c1, o.sector_id);
   const double write_s = seconds_since(t0);
   if (o.json) {
-    json j = summary(r.c1);
+    json j = summary(r.c1, p.prover_id, p.sector_id);
     j["comm_c"] = filecoin::to_hex(r.comm_c);
     j["comm_r_last"] = filecoin::to_hex(r.comm_r_last);
     j["out"] = o.output.out;
@@ -169,7 +174,7 @@ int run_synth_cmd(const SealOptions& o) {
   if (o.verbose) std::fprintf(stderr, "building a synthetic C1 for %s\n", std::string(proof.name).c_str());
   filecoin::SealCommitPhase1Output c1;
   try {
-    c1 = filecoin::make_valid_synthetic_c1(proof, o.rng_seed);
+    c1 = filecoin::make_valid_synthetic_c1(proof, o.rng_seed, prover_id_of(o), o.sector_id);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -179,10 +184,10 @@ int run_synth_cmd(const SealOptions& o) {
   filecoin::validate_c1_output(c1, filecoin::C1ValidateOptions{.verify_merkle_paths = true});
   const double validate_s = seconds_since(t1);
   const auto t2 = Clock::now();
-  write_output(o.output, c1, 0);
+  write_output(o.output, c1, o.sector_id);
   const double write_s = seconds_since(t2);
   if (o.json) {
-    json j = summary(c1);
+    json j = summary(c1, prover_id_of(o), o.sector_id);
     j["out"] = o.output.out;
     j["timings_s"] = {{"build", build_s}, {"validate", validate_s}, {"write", write_s}, {"total", seconds_since(t0)}};
     std::cout << j.dump(2) << "\n";
@@ -203,6 +208,11 @@ void add_seal_commands(CLI::App& app, SealOptions& o) {
     c->add_flag("-v,--verbose", o.verbose, "Progress on stderr");
     c->add_option("--proof", o.proof, "Registered seal proof (default StackedDrg<size>V1_1)");
     c->add_option("--rng-seed", o.rng_seed, "Seed of the random data / synthetic content (default 1)");
+    // Not in the C1 output, but C2's final check recomputes replica_id from them.
+    c->add_option("--sector-id", o.sector_id, "Sector number (default 1; also the wrapper's SectorNum)");
+    auto* prover = c->add_option("--prover-id", o.prover_id, "Prover id, 64 hex digits (default: that of --actor-id)");
+    c->add_option("--actor-id", o.actor_id, "Miner actor id f0N whose address payload is the prover id (default 1000)")
+        ->excludes(prover);
   };
   auto* seal = app.add_subcommand(
       "seal", "Seal a sector natively (tree D, SDR labels, trees C and R) and write its valid C1 output");
@@ -210,10 +220,6 @@ void add_seal_commands(CLI::App& app, SealOptions& o) {
   output(seal);
   seal->add_option("--data", o.data, "Sector data file: sector-size bytes of 32-byte nodes, each < 2^254");
   seal->add_flag("--random", o.random, "Random data (every node's top two bits cleared)");
-  seal->add_option("--sector-id", o.sector_id, "Sector number (default 1; also the wrapper's SectorNum)");
-  seal->add_option("--prover-id", o.prover_id, "Prover id, 64 hex digits (default: that of --actor-id)");
-  seal->add_option("--actor-id", o.actor_id,
-                   "Miner actor id f0N whose address payload is the prover id (default 1000)");
   seal->add_option("--ticket", o.ticket, "Ticket, 64 hex digits (default 01 x 32)");
   seal->add_option("--seed", o.seed, "Interactive seed, 64 hex digits, not zero (default 02 x 32)");
   seal->callback([&o] { o.action = "seal"; });

@@ -126,11 +126,16 @@ SparseSectorProofs sparse_sector_proofs(const RegisteredSealProof& proof, const 
 }
 
 SealCommitPhase1Output make_valid_synthetic_c1(const RegisteredSealProof& proof, uint64_t rng_seed) {
+  return make_valid_synthetic_c1(proof, rng_seed, prover_id_from_actor_id(1000), 1);
+}
+
+SealCommitPhase1Output make_valid_synthetic_c1(const RegisteredSealProof& proof, uint64_t rng_seed,
+                                               const Bytes32& prover_id, uint64_t sector_id) {
   Xoshiro256 rng(rng_seed);
   const Bytes32 data_value = random_node(rng);
   SealParams params;
-  params.prover_id = prover_id_from_actor_id(1000 + rng() % 1000);
-  params.sector_id = rng() % 1'000'000;
+  params.prover_id = prover_id;
+  params.sector_id = sector_id;
   for (auto* b : {&params.ticket, &params.seed}) {
     *b = random_node(rng);
     (*b)[31] |= 0x01;  // non-zero

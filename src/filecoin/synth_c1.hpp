@@ -30,10 +30,15 @@
 
 namespace cuzk::filecoin {
 
-// Deterministic in rng_seed (ticket, seed, sector id, data value and the random labels). Not
+// Deterministic in rng_seed (ticket, seed, data value and the random labels). The first form uses
+// the prover id of actor f01000 and sector 1. Not
 // validated here: callers run validate_c1_output (verify_merkle_paths = true costs about as much as
 // building it).
+// prover_id and sector_id are not in the C1 output but C2's final verification recomputes
+// replica_id from them, so the caller chooses them (and must pass the same ones to C2).
 SealCommitPhase1Output make_valid_synthetic_c1(const RegisteredSealProof& proof, uint64_t rng_seed = 1);
+SealCommitPhase1Output make_valid_synthetic_c1(const RegisteredSealProof& proof, uint64_t rng_seed,
+                                               const Bytes32& prover_id, uint64_t sector_id);
 
 // The lower level, for tests: the sparse sector for the given challenges (any nodes in [1, nodes))
 // and replica_id. Its columns: node -> labels of layers 1..L.
