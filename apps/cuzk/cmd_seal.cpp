@@ -6,9 +6,9 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -135,9 +135,18 @@ int run_seal_cmd(const SealOptions& o) {
   if (o.random) {
     data = filecoin::random_sector_data(proof.shape.nodes, o.rng_seed);
   } else {
+    std::error_code ec;
+    const uintmax_t size = std::filesystem::file_size(o.data, ec);
     std::ifstream in(o.data, std::ios::binary);
-    if (!in) throw UsageError("--data " + o.data + ": cannot open");
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (ec || !in) throw UsageError("--data " + o.data + ": cannot open" + (ec ? ": " + ec.message() : ""));
+    if (size != proof.shape.sector_size) {
+      throw UsageError("--data " + o.data + ": " + std::to_string(size) + " bytes, a " + o.sector_size + " sector is " +
+                       std::to_string(proof.shape.sector_size));
+    }
+    data.resize(size);
+    if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size))) {
+      throw std::runtime_error("--data " + o.data + ": read failed");
+    }
     try {
       filecoin::check_sector_data(data, proof.shape.nodes);
     } catch (const std::invalid_argument& e) {
