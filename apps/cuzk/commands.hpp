@@ -1,6 +1,7 @@
 #pragma once
 // Subcommands of the `cuzk` CLI. Each registers its options on the app and returns the flag that
 // tells whether it was chosen; run_* returns the process exit code.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,25 @@ struct CircuitOptions {
 // Registers `circuit` and its subcommands; returns the `circuit` subcommand.
 CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o);
 int run_circuit(const CircuitOptions& o);
+
+struct SealOutputOptions {
+  std::string out;
+  bool wrapper = false;
+};
+struct SealOptions {
+  std::string action;  // seal | synth-c1 (set by the parser)
+  std::string sector_size, proof, data, prover_id;
+  std::string ticket = "0101010101010101010101010101010101010101010101010101010101010101";
+  std::string seed = "0202020202020202020202020202020202020202020202020202020202020202";
+  uint64_t rng_seed = 1, sector_id = 1, actor_id = 1000;
+  bool random = false;
+  bool json = false;
+  bool verbose = false;
+  SealOutputOptions output;
+};
+// Registers `seal` and `synth-c1`.
+void add_seal_commands(CLI::App& app, SealOptions& o);
+int run_seal(const SealOptions& o);
 
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();

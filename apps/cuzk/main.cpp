@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   cuzk::cli::add_groth16_commands(app, g16);
   cuzk::cli::CircuitOptions circ;
   auto* ci = cuzk::cli::add_circuit_command(app, circ);
+  cuzk::cli::SealOptions seal;
+  cuzk::cli::add_seal_commands(app, seal);
 
   try {
     app.parse(argc, argv);
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_groth16(g16);
     }
     if (*ci) return cuzk::cli::run_circuit(circ);
+    if (!seal.action.empty()) return cuzk::cli::run_seal(seal);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);

@@ -10,6 +10,7 @@
 // 64 bytes.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -36,8 +37,22 @@ gadgets::NodeBytes create_label(const StackedGraph& g, std::span<const uint8_t, 
                                 uint64_t node, std::span<const uint8_t> layer_labels,
                                 std::span<const uint8_t> exp_labels);
 
-// All `layers` layers; returns each layer's labels (nodes × 32 bytes), layer 1 first.
+// The 37 preimage parents from the node's distinct parent labels (6 DRG parents in layer 1; 6 DRG
+// then 8 expander parents in later layers), repeated as vanilla's labeling proofs repeat them.
+std::vector<gadgets::NodeBytes> repeat_parents(std::span<const gadgets::NodeBytes> distinct);
+
+// The label of `node` in `layer` from its 37 preimage parents (ignored for node 0). Callers that
+// hold only some labels of a layer (synth_c1's sparse columns) label nodes with it.
+gadgets::NodeBytes label_from_parents(std::span<const uint8_t, 32> replica_id, uint32_t layer, uint64_t node,
+                                      std::span<const gadgets::NodeBytes> parents);
+
+// Called with (labels done, labels in all layers) as labelling proceeds.
+using LabelProgress = std::function<void(uint64_t done, uint64_t total)>;
+
+// All `layers` layers; returns each layer's labels (nodes × 32 bytes), layer 1 first. The graph's
+// parents are computed once (in parallel, 56 bytes per node) and shared by all layers; within a
+// layer the labels are sequential (DRG parents are earlier nodes of the same layer).
 std::vector<std::vector<uint8_t>> generate_labels(const StackedGraph& g, std::span<const uint8_t, 32> replica_id,
-                                                  uint32_t layers);
+                                                  uint32_t layers, const LabelProgress& progress = {});
 
 }  // namespace cuzk::filecoin

@@ -9,13 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "filecoin/registered_proof.hpp"
 #include "gadgets/sha256_native.hpp"
 
 namespace cuzk::filecoin {
 
-using PorepId = std::array<uint8_t, 32>;
-
-enum class ApiVersion { V1_0_0, V1_1_0, V1_2_0 };
+// PorepId and ApiVersion (one type for the graphs and the registered proofs) come from
+// registered_proof.hpp.
 
 // rust-filecoin-proofs-api registry.rs: id u64 LE, nonce u64 LE (0), 16 zero bytes.
 inline PorepId porep_id_from_registered_proof(uint64_t id) {

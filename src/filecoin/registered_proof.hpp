@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "filecoin/porep_id.hpp"
-
 namespace cuzk::filecoin {
+
+using PorepId = std::array<uint8_t, 32>;
 
 // How the PoRep challenges are chosen (storage-proofs-porep .../vanilla/challenges.rs).
 enum class ChallengeMode {
@@ -20,6 +20,18 @@ enum class ChallengeMode {
   kSynthetic,       // a subset of 2^18 synthetic challenges picked by the seed
   kNonInteractive,  // SHA-256 of a tag, replica_id, comm_r and the index (no seed)
 };
+
+// The API version of a proof (rust-filecoin-proofs-api ApiVersion): V1_0_0, V1_1_0, V1_2_0.
+// The graph code (bucket_graph, stacked_graph) names the versions it distinguishes with the
+// constants below.
+struct ApiVersion {
+  unsigned major, minor, patch;
+  friend bool operator==(const ApiVersion&, const ApiVersion&) = default;
+  static const ApiVersion V1_0_0, V1_1_0, V1_2_0;
+};
+inline constexpr ApiVersion ApiVersion::V1_0_0{1, 0, 0};
+inline constexpr ApiVersion ApiVersion::V1_1_0{1, 1, 0};
+inline constexpr ApiVersion ApiVersion::V1_2_0{1, 2, 0};
 
 // The shape of a sector's PoRep: sizes of the graph and the trees, and how many challenges.
 struct PorepShape {
