@@ -541,3 +541,30 @@ TYPED_TEST(MsmTest, EndomorphismSplitAgrees) {
   EXPECT_EQ(msm_canonical(std::span<const Affine<C>>(tb), kc, with_config(on, &four)),
             run<C>(tb, k, with_config(off, &four)));
 }
+
+// msm_sum: two MSMs as one, against their sum, for 0/1-heavy and full-width parts of different
+// sizes (including empty ones), with and without an explicit configuration and the split.
+TEST(MsmSumTest, MatchesTwoMsms) {
+  Xoshiro256 rng(31);
+  for (const auto& [n1, n2] : std::vector<std::pair<size_t, size_t>>{{0, 100}, {100, 0}, {3000, 5000}, {777, 20000}}) {
+    auto b1 = test_bases<G1Config>(n1, 40 + n1);
+    auto b2 = test_bases<G1Config>(n2, 50 + n2);
+    std::vector<Fr> k1(n1);
+    for (auto& x : k1) {
+      const uint64_t u = rng() % 100;
+      x = u < 50 ? Fr::zero() : (u < 90 ? Fr::one() : Fr::random(rng));
+    }
+    const std::vector<Fr> k2 = random_scalars(n2, rng);
+    const G1 expect = run<G1Config>(b1, k1) + run<G1Config>(b2, k2);
+    EXPECT_EQ(msm_sum(b1, k1, b2, k2), expect) << n1 << " + " << n2;
+    for (MsmEndo e : {MsmEndo::kOff, MsmEndo::kOn}) {
+      MsmConfig cfg = msm_default_config(n2, 2, false, e);
+      MsmOptions o;
+      o.config = &cfg;
+      EXPECT_EQ(msm_sum(b1, k1, b2, k2, o), expect) << n1 << " + " << n2;
+    }
+  }
+  auto b = test_bases<G1Config>(10, 60);
+  std::vector<Fr> k(9, Fr::one());
+  EXPECT_THROW(msm_sum(b, k, b, std::vector<Fr>(10, Fr::one())), std::invalid_argument);
+}

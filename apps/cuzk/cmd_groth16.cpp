@@ -135,9 +135,9 @@ int prove_zkey_cmd(const Groth16Options& o) {
   }
   if (o.verbose) {
     std::fprintf(stderr,
-                 "prove: load %.3f s | abc %.3f  h %.3f  msm a %.3f b1 %.3f b2 %.3f c %.3f h %.3f  finish %.3f | "
+                 "prove: load %.3f s | abc %.3f  h %.3f  msm a %.3f b1 %.3f b2 %.3f c+h %.3f  finish %.3f | "
                  "prove %.3f s\n",
-                 load_s, t.abc, t.h_fft, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c, t.msm_h, t.finish, t.total);
+                 load_s, t.abc, t.h_fft, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c + t.msm_h, t.finish, t.total);
   }
   return 0;
 }

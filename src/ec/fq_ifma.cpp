@@ -305,19 +305,6 @@ CUZK_IFMA_INLINE void from52(const V8& x, __m512i* a) {
   a[5] = _mm512_or_si512(_mm512_srli_epi64(l[6], 8), _mm512_slli_epi64(l[7], 44));
 }
 
-// The element at addr[l] + off words, for the 8 lanes (absolute addresses in a vector).
-CUZK_IFMA_INLINE V8 gather(__m512i addr, int off) {
-  __m512i a[6];
-  for (int w = 0; w < 6; ++w) a[w] = _mm512_i64gather_epi64(addr, reinterpret_cast<const long long*>(8 * (off + w)), 1);
-  return to52(a);
-}
-// x (< 2^384, normalised) to addr[l] + off words for the lanes in mask.
-CUZK_IFMA_INLINE void scatter(__m512i addr, int off, __mmask8 mask, const V8& x) {
-  __m512i a[6];
-  from52(x, a);
-  for (int w = 0; w < 6; ++w) _mm512_mask_i64scatter_epi64(reinterpret_cast<void*>(8 * (off + w)), mask, addr, a[w], 1);
-}
-
 // Elements of Fq (D = 1) or Fq2 = Fq[u]/(u^2 + 1) (D = 2): D vectors of 8 lanes, component c
 // of lane l stored at 6c words from the element's address.
 template <int D>
@@ -325,16 +312,74 @@ struct E {
   V8 c[D];
 };
 
-template <int D>
-CUZK_IFMA_INLINE E<D> gather_e(__m512i addr, int off) {
-  E<D> r;
-  for (int c = 0; c < D; ++c) r.c[c] = gather(addr, off + 6 * c);
-  return r;
+// 8x8 transpose of 64-bit words: r[i] lane l <-> r[l] lane i.
+CUZK_IFMA_INLINE void transpose8(__m512i (&r)[8]) {
+  __m512i t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);      // words 0,2,4,6 of rows 2i, 2i+1
+    t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);  // words 1,3,5,7
+  }
+  const __m512i lo2 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), hi2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  for (int h = 0; h < 2; ++h) {    // rows 0-3, 4-7
+    for (int o = 0; o < 2; ++o) {  // even, odd words
+      const __m512i a = t[4 * h + o], b = t[4 * h + 2 + o];
+      u[4 * h + 2 * o] = _mm512_permutex2var_epi64(a, lo2, b);      // words o, 4+o of 4 rows
+      u[4 * h + 2 * o + 1] = _mm512_permutex2var_epi64(a, hi2, b);  // words 2+o, 6+o
+    }
+  }
+  const __m512i lo4 = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), hi4 = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+  // u[2o + s] (s = 0: words o, 4+o; s = 1: words 2+o, 6+o) for rows 0-3, u[4 + 2o + s] for rows 4-7.
+  for (int o = 0; o < 2; ++o) {
+    for (int s2 = 0; s2 < 2; ++s2) {
+      const __m512i a = u[2 * o + s2], b = u[4 + 2 * o + s2];
+      r[o + 2 * s2] = _mm512_permutex2var_epi64(a, lo4, b);
+      r[o + 2 * s2 + 4] = _mm512_permutex2var_epi64(a, hi4, b);
+    }
+  }
 }
+
+// x and y (< 2^384, normalised) to the points q[8j + l] for the real lanes: transposed to 12 * D
+// words per point and written with full-vector stores (one AVX-512 scatter per word was slower).
 template <int D>
-CUZK_IFMA_INLINE void scatter_e(__m512i addr, int off, __mmask8 mask, const E<D>& x) {
-  for (int c = 0; c < D; ++c) scatter(addr, off + 6 * c, mask, x.c[c]);
+CUZK_IFMA_INLINE void store_points(uint64_t* const* q, size_t k, size_t j, const E<D>& x, const E<D>& y) {
+  constexpr int kW = 12 * D;
+  __m512i w[kW];
+  for (int c = 0; c < D; ++c) {
+    from52(x.c[c], w + 6 * c);
+    from52(y.c[c], w + 6 * D + 6 * c);
+  }
+  const size_t lanes = std::min<size_t>(8, k - j * 8);
+  // Blocks of 8 words: 0, 8, 16 for Fq2; 0 and 4 (overlapping, the same values) for Fq.
+  constexpr int kBlocks = D == 1 ? 2 : 3;
+  for (int b = 0; b < kBlocks; ++b) {
+    const int o = D == 1 ? 4 * b : 8 * b;
+    __m512i r[8];
+    for (int i = 0; i < 8; ++i) r[i] = w[o + i];
+    transpose8(r);
+    for (size_t l = 0; l < lanes; ++l) _mm512_storeu_si512(q[j * 8 + l] + o, r[l]);
+  }
 }
+
+// The points at a[0..8) (x then y, 6 * D words each): full-vector loads transposed into word
+// vectors, the inverse of store_points (faster than a gather per word).
+template <int D>
+CUZK_IFMA_INLINE void load_points(const uint64_t* const (&a)[8], E<D>& x, E<D>& y) {
+  constexpr int kW = 12 * D;
+  constexpr int kBlocks = D == 1 ? 2 : 3;
+  __m512i w[kW];
+  for (int b = 0; b < kBlocks; ++b) {
+    const int o = D == 1 ? 4 * b : 8 * b;
+    __m512i r[8];
+    for (int l = 0; l < 8; ++l) r[l] = _mm512_loadu_si512(a[l] + o);
+    transpose8(r);
+    for (int i = 0; i < 8; ++i) w[o + i] = r[i];
+  }
+  for (int c = 0; c < D; ++c) {
+    x.c[c] = to52(w + 6 * c);
+    y.c[c] = to52(w + 6 * D + 6 * c);
+  }
+}
+
 template <int D>
 CUZK_IFMA_INLINE E<D> sub_plus_e(const E<D>& x, const E<D>& y, const L52& k) {
   E<D> r;
@@ -419,27 +464,23 @@ const uint64_t* dummy_p() {
   return d.data();
 }
 
-// Addresses of the bucket and the point of lane l = entry 8j + l (dummies past k), the lanes with
-// a negated point, and the lanes that hold a real entry.
-CUZK_IFMA_INLINE void addr_vecs(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k, size_t j,
-                                __m512i& qa, __m512i& pa, __mmask8& negm, __mmask8& valid) {
-  alignas(64) uint64_t qv[8], pv[8];
-  negm = 0;
-  valid = 0;
-  for (int l = 0; l < 8; ++l) {
+// The bucket and the point of lane l = entry 8j + l (dummies past k) and the lanes with a negated
+// point.
+CUZK_IFMA_INLINE __mmask8 step_lanes(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k,
+                                     size_t j, const uint64_t* (&qv)[8], const uint64_t* (&pv)[8]) {
+  __mmask8 negm = 0;
+  for (size_t l = 0; l < 8; ++l) {
     const size_t e = j * 8 + l;
     if (e < k) {
-      qv[l] = reinterpret_cast<uintptr_t>(q[e]);
-      pv[l] = reinterpret_cast<uintptr_t>(p[e]);
+      qv[l] = q[e];
+      pv[l] = p[e];
       negm |= static_cast<__mmask8>((neg[e] ? 1u : 0u) << l);
-      valid |= static_cast<__mmask8>(1u << l);
     } else {
-      qv[l] = reinterpret_cast<uintptr_t>(kDummyQ);
-      pv[l] = reinterpret_cast<uintptr_t>(dummy_p());
+      qv[l] = kDummyQ;
+      pv[l] = dummy_p();
     }
   }
-  qa = _mm512_load_si512(qv);
-  pa = _mm512_load_si512(pv);
+  return negm;
 }
 
 // The scalar part: the 8 lane products t[l] (raw integers T_l < p) are replaced by the raw
@@ -479,7 +520,6 @@ CUZK_IFMA_INLINE V8 invert_vec(const V8& x) {
 
 template <int D>
 CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, const uint8_t* neg, size_t k) {
-  constexpr int kY = 6 * D;  // word offset of y in a point
   const size_t S = (k + 7) / 8;
   thread_local std::vector<Step<D> > steps;
   if (steps.size() < S) steps.resize(S);
@@ -497,11 +537,12 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
   // Forward pass: load, denominators, numerators and the per-lane prefix products.
   V8 pre;
   for (size_t j = 0; j < S; ++j) {
-    __m512i qa, pa;
-    __mmask8 negm, valid;
-    addr_vecs(q, p, neg, k, j, qa, pa, negm, valid);
-    const E<D> qx = gather_e<D>(qa, 0), qy = gather_e<D>(qa, kY), px = gather_e<D>(pa, 0);
-    E<D> py = gather_e<D>(pa, kY);
+    const uint64_t* qv[8];
+    const uint64_t* pv[8];
+    const __mmask8 negm = step_lanes(q, p, neg, k, j, qv, pv);
+    E<D> qx, qy, px, py;
+    load_points<D>(qv, qx, qy);
+    load_points<D>(pv, px, py);
     // -P: y -> 2p - y (limb-wise; normalised by the carry pass below). Then
     // lambda = (py - qy) / (px - qx) covers both signs, as in the scalar code.
     for (int c = 0; c < D; ++c) {
@@ -564,11 +605,7 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
     const E<D> lambda = mul_e(load_e(s.num), di);
     const E<D> x3 = sub_plus_e(sqr_e(lambda), load_e(s.sx), kP2);
     const E<D> y3 = sub_plus_e(mul_e<D, 36>(lambda, sub_plus_e(load_e(s.qx), x3, kP8)), load_e(s.qy), kP2);
-    __m512i qa, pa;
-    __mmask8 negm, valid;
-    addr_vecs(q, p, neg, k, j, qa, pa, negm, valid);
-    scatter_e(qa, 0, valid, reduce8_e(x3));
-    scatter_e(qa, kY, valid, reduce8_e(y3));
+    store_points<D>(q, k, j, reduce8_e(x3), reduce8_e(y3));
   }
 }
 
@@ -580,7 +617,6 @@ CUZK_IFMA void batch_add_impl(uint64_t* const* q, const uint64_t* const* p, cons
 // rhs + 2p - lhs is below 9p and reduced to [0, p) before the comparison with zero.
 template <int D>
 CUZK_IFMA void on_curve_impl(const uint64_t* const* p, size_t k, uint8_t* ok) {
-  constexpr int kY = 6 * D;
   static const L52 one = split52(Fq::one().raw());
   // b * 2^320 as a raw integer: the element b / 2^64 (b = 4 for G1; 4 + 4u for G2, both
   // components 4).
@@ -591,10 +627,10 @@ CUZK_IFMA void on_curve_impl(const uint64_t* const* p, size_t k, uint8_t* ok) {
     bv.l[i] = bc(b320.v[i]);
   }
   for (size_t j = 0; j < k; j += 8) {
-    alignas(64) uint64_t pv[8];
-    for (int l = 0; l < 8; ++l) pv[l] = reinterpret_cast<uintptr_t>(p[j + l < k ? j + l : j]);
-    const __m512i pa = _mm512_load_si512(pv);
-    const E<D> x = gather_e<D>(pa, 0), y = gather_e<D>(pa, kY);
+    const uint64_t* pv[8];
+    for (size_t l = 0; l < 8; ++l) pv[l] = p[j + l < k ? j + l : j];
+    E<D> x, y;
+    load_points<D>(pv, x, y);
     const E<D> yy = sqr_e(y);
     const E<D> xxx = mul_e(sqr_e(x), x);
     __m512i nz = _mm512_setzero_si512();

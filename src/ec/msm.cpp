@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include "ec/fq_ifma.hpp"
 #include "ec/msm_pippenger.hpp"
@@ -107,6 +109,17 @@ G1 msm(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOp
 }
 G2 msm(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOptions& o) {
   return msm_detail::msm_run<G2Config, msm_detail::FrScalar>(bases, scalars, o);
+}
+G1 msm_sum(std::span<const G1Affine> bases1, std::span<const Fr> scalars1, std::span<const G1Affine> bases2,
+           std::span<const Fr> scalars2, const MsmOptions& o) {
+  if (o.density) throw std::invalid_argument("msm_sum: no density bitmap");
+  if (bases1.size() != scalars1.size() || bases2.size() != scalars2.size()) {
+    throw std::invalid_argument("msm_sum: " + std::to_string(bases1.size()) + " + " + std::to_string(bases2.size()) +
+                                " bases but " + std::to_string(scalars1.size()) + " + " +
+                                std::to_string(scalars2.size()) + " scalars (the counts must be equal)");
+  }
+  return msm_detail::msm_run<G1Config, msm_detail::FrScalar>(msm_detail::Joined<G1Affine>{bases1, bases2},
+                                                             msm_detail::Joined<Fr>{scalars1, scalars2}, o);
 }
 G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& o) {
   return msm_detail::msm_run<G1Config, msm_detail::CanonicalScalar>(bases, scalars, o);

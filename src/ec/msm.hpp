@@ -56,6 +56,11 @@ struct MsmOptions {
 // Bases may contain the point at infinity. Size mismatches throw std::invalid_argument.
 G1 msm(std::span<const G1Affine> bases, std::span<const Fr> scalars, const MsmOptions& = {});
 G2 msm(std::span<const G2Affine> bases, std::span<const Fr> scalars, const MsmOptions& = {});
+// sum_i k_i P_i + sum_j l_j Q_j as one MSM over the points of both (one set of windows and bucket
+// reductions instead of two; Groth16's C and H terms). Each part needs as many scalars as points;
+// options.density must be null.
+G1 msm_sum(std::span<const G1Affine> bases1, std::span<const Fr> scalars1, std::span<const G1Affine> bases2,
+           std::span<const Fr> scalars2, const MsmOptions& = {});
 // Same with canonical (non-Montgomery) little-endian scalars; values >= r are reduced mod r.
 G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});
 G2 msm_canonical(std::span<const G2Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});

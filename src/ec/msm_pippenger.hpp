@@ -90,10 +90,19 @@ struct CanonicalScalar {
   static ScalarLimbs canonical(const ScalarLimbs& s) { return reduce_mod_r(s); }
 };
 
+// Two spans read as one: elements [0, a.size()) of a, then those of b. msm_run reads its bases and
+// scalars through operator[] and size() only, so msm_sum can run two MSMs as one.
+template <class T>
+struct Joined {
+  std::span<const T> a, b;
+  size_t size() const { return a.size() + b.size(); }
+  const T& operator[](size_t i) const { return i < a.size() ? a[i] : b[i - a.size()]; }
+};
+
 // Sums bases[idx[i]] over i (no scalars) in parallel: each chunk keeps L lanes of affine partial
 // sums and adds the next L points into the L lanes with one batched inversion.
-template <class C>
-Jacobian<C> sum_indexed(std::span<const Affine<C>> bases, std::span<const uint32_t> idx, ThreadPool& pool) {
+template <class C, class Bases>
+Jacobian<C> sum_indexed(const Bases& bases, std::span<const uint32_t> idx, ThreadPool& pool) {
   using J = Jacobian<C>;
   const size_t n = idx.size();
   if (n == 0) return J();
@@ -241,8 +250,8 @@ struct Job {
   std::vector<Buckets*> idle;                    // arrays no thread is using
 };
 
-template <class C, class Buckets, class D, class Traits, class S>
-Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> scalars, const uint64_t* dens,
+template <class C, class Buckets, class D, class Traits, class Bases, class Scalars>
+Jacobian<C> run_pippenger(const Bases& bases, const Scalars& scalars, const uint64_t* dens,
                           std::span<const uint32_t> big_off, std::span<const uint32_t> base_off, const Plan& plan,
                           ThreadPool& pool, size_t block) {
   using J = Jacobian<C>;
@@ -367,7 +376,6 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
           }
         }
         const D* dg = &digits[size_t{t % W} * total];
-        const A* bp = bases.data();
         for (;;) {
           const size_t p = job.next.fetch_add(kClaim);
           if (p >= total) break;
@@ -375,7 +383,7 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
           if (!plan.glv) {
             const uint32_t* ix = idx.get() + p;
             accumulate<C>(
-                *bk, [&](size_t i) { return std::pair<const A*, bool>(&bp[ix[i]], false); }, dg + p, e - p, job.lo);
+                *bk, [&](size_t i) { return std::pair<const A*, bool>(&bases[ix[i]], false); }, dg + p, e - p, job.lo);
             continue;
           }
           if (p < cnt) {
@@ -384,7 +392,7 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
                 *bk,
                 [&](size_t i) {
                   const uint32_t v = ix[i];
-                  return std::pair<const A*, bool>(&bp[v & ~kGlvNeg], (v & kGlvNeg) != 0);
+                  return std::pair<const A*, bool>(&bases[v & ~kGlvNeg], (v & kGlvNeg) != 0);
                 },
                 dg + p, std::min(e, cnt) - p, job.lo);
           }
@@ -478,8 +486,8 @@ Jacobian<C> run_pippenger(std::span<const Affine<C>> bases, std::span<const S> s
   return acc;
 }
 
-template <class C, class Traits, class S>
-Jacobian<C> msm_run(std::span<const Affine<C>> bases, std::span<const S> scalars, const MsmOptions& opt) {
+template <class C, class Traits, class Bases, class Scalars>
+Jacobian<C> msm_run(const Bases& bases, const Scalars& scalars, const MsmOptions& opt) {
   using J = Jacobian<C>;
   const size_t n = scalars.size();
   const uint64_t* dens = nullptr;

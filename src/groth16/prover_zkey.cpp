@@ -187,16 +187,22 @@ Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, con
   t.msm_b1 = seconds_since(tick);
   const ec::G2 sum_b2 = ec::msm(std::span<const G2Affine>(zkey.b2), witness);
   t.msm_b2 = seconds_since(tick);
-  const ec::G1 sum_c = ec::msm(std::span<const G1Affine>(zkey.c), witness.subspan(size_t{zkey.n_public} + 1));
-  t.msm_c = seconds_since(tick);
-  const ec::G1 sum_h = ec::msm(std::span<const G1Affine>(zkey.h), std::span<const Fr>(p));
+  // C and H enter pi_c only as their sum: one MSM over both point sets (one set of windows and
+  // bucket reductions; C's big scalars ride H's wider windows). It keeps the windows H alone would
+  // get: with a full-width witness (chain17, 2 x 2^17 points) the cost model's choice for the sum
+  // (c = 15, 1.5 MB bucket arrays) measured 3 % slower on Zen 4 (1 MB L2) than two MSMs.
+  const ec::MsmConfig cfg = ec::msm_default_config(zkey.h.size(), ThreadPool::global().size(), false);
+  ec::MsmOptions opt;
+  opt.config = &cfg;
+  const ec::G1 sum_ch = ec::msm_sum(std::span<const G1Affine>(zkey.c), witness.subspan(size_t{zkey.n_public} + 1),
+                                    std::span<const G1Affine>(zkey.h), std::span<const Fr>(p), opt);
   t.msm_h = seconds_since(tick);
 
   const ec::G1 delta1(zkey.delta1);
   const ec::G1 pi_a = sum_a.add_affine(zkey.alpha1) + delta1.mul(r);
   const ec::G2 pi_b = sum_b2.add_affine(zkey.beta2) + ec::G2(zkey.delta2).mul(s);
   const ec::G1 b1 = sum_b1.add_affine(zkey.beta1) + delta1.mul(s);
-  const ec::G1 pi_c = sum_c + sum_h + pi_a.mul(s) + b1.mul(r) - delta1.mul(r * s);
+  const ec::G1 pi_c = sum_ch + pi_a.mul(s) + b1.mul(r) - delta1.mul(r * s);
   Proof proof{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
   t.finish = seconds_since(tick);
 

@@ -39,8 +39,8 @@ struct ZkeyProveTimings {
   double msm_a = 0;          // G1, nVars points
   double msm_b1 = 0;         // G1, nVars points
   double msm_b2 = 0;         // G2, nVars points
-  double msm_c = 0;          // G1, nVars - nPublic - 1 points
-  double msm_h = 0;          // G1, n points
+  double msm_c = 0;          // 0: the C MSM runs together with H's (msm_h)
+  double msm_h = 0;          // G1, n points of H plus the nVars - nPublic - 1 points of C
   double finish = 0;         // blinding terms and the affine conversion
   double total = 0;
 };
