@@ -7,8 +7,10 @@
 #include "filecoin/c1_synthetic.hpp"
 #include "filecoin/porep_circuit.hpp"
 #include "filecoin/porep_synthesis.hpp"
+#include "filecoin/seal.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/recording_cs.hpp"
+#include "r1cs/test_cs.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -27,10 +29,8 @@ struct ReferenceCase {
 // stacked_circuit.rs test_stacked_porep_circuit_poseidon_*: 22 inputs each.
 TEST(PorepCircuit, ReferenceTestCircuitCounts) {
   const ReferenceCase cases[] = {
-      {{2, 0, 0}, 1'206'212},
-      {{8, 0, 0}, 1'199'620},
-      {{8, 4, 0}, 1'296'576},
-      {{8, 4, 2}, 1'346'982},
+      {{2, 0, 0}, 1'206'212}, {{8, 4, 2}, 1'346'982},
+      // 8-0-0 (1,199,620) and 8-4-0 (1,296,576): test_porep_circuit_large and cli.circuit_info.
   };
   for (const ReferenceCase& c : cases) {
     const PorepCircuitShape shape = PorepCircuitShape::reference_test(c.tree);
@@ -62,23 +62,6 @@ struct SizeCase {
   const char* proof;
   uint64_t constraints, inputs, aux;
 };
-
-// filecoin-circuits.md 2.4: constraints as the reference tests count them (no input constraints),
-// inputs with ONE.
-TEST(PorepCircuit, SmallSectorCounts) {
-  const SizeCase cases[] = {
-      {"StackedDrg2KiBV1_1", 2'687'921, 40, 2'685'673},
-      {"StackedDrg8MiBV1_1", 3'844'929, 40, 3'842'449},
-      {"StackedDrg512MiBV1_1", 4'423'433, 40, 4'420'837},
-  };
-  for (const SizeCase& c : cases) {
-    const PorepCircuitShape shape = PorepCircuitShape::of(registered_seal_proof(c.proof));
-    const r1cs::CircuitCounts n = count(shape);
-    EXPECT_EQ(n.constraints, c.constraints) << c.proof;
-    EXPECT_EQ(n.inputs, c.inputs) << c.proof;
-    EXPECT_EQ(n.aux, c.aux) << c.proof;
-  }
-}
 
 TEST(PorepCircuit, EveryVersionOfASizeHasOneCircuit) {
   for (const char* size : {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"}) {
@@ -142,8 +125,8 @@ namespace {
 // The witness's public inputs are the ones a verifier derives on its own (challenges from the
 // seed, parents from the graph), for every challenge mode; the aux count is the circuit's.
 TEST(PorepCircuit, WitnessInputsAreTheVerifierInputs) {
-  for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
-                           "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"}) {
+  // The other versions: test_porep_circuit_large (this binary also runs under the sanitizers).
+  for (const char* name : {"StackedDrg2KiBV1_1"}) {
     const RegisteredSealProof& proof = registered_seal_proof(name);
     const SealCommitPhase1Output c1 = make_synthetic_c1(proof, 7);
     validate_c1_output(c1);
