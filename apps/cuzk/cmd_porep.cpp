@@ -81,7 +81,8 @@ pce::Pce porep_pce(const filecoin::PorepCircuitShape& shape, const std::string& 
   r1cs::CompactR1cs r;
   {
     Progress bar("synthesize " + circuit_id, shape.challenges, !quiet);
-    r = filecoin::record_porep_circuit(shape, [&bar](size_t done, size_t) { bar.update(done); });
+    r = filecoin::record_porep_circuit_parallel(shape, ThreadPool::global(),
+                                                [&bar](size_t done, size_t) { bar.update(done); });
   }
   return pce::build_pce(r, {circuit_id, {}, false});
 }

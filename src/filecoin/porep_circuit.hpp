@@ -222,48 +222,69 @@ void check_witness(const PorepCircuitShape& shape, const PorepCircuitWitness& w)
 // Called after each challenge's sub-circuit with (challenges done, challenges in all).
 using PorepProgress = std::function<void(size_t, size_t)>;
 
-// The whole partition circuit. Does not call cs.finalize(): the caller (prover, PCE extraction)
-// appends the input constraints.
+namespace porep_detail {
+
+// What every challenge's sub-circuit uses of the top part.
+struct TopVars {
+  std::vector<gadgets::Boolean> replica_id_bits;
+  gadgets::AllocatedNum comm_d, comm_c, comm_r_last;
+};
+
+// proof.rs StackedCircuit::synthesize up to the challenges: replica_id, comm_d, comm_r (inputs),
+// comm_r_last, comm_c, and comm_r == Poseidon2(comm_c, comm_r_last).
 template <r1cs::ConstraintSystem CS>
-void porep_circuit(CS& cs, const PorepCircuitShape& shape, const PorepCircuitWitness& w,
-                   const PorepProgress& progress = {}) {
+TopVars top_circuit(CS& cs, const PorepCircuitWitness& w) {
   using gadgets::AllocatedNum;
-  using porep_detail::alloc_num;
-  porep_detail::check_witness(shape, w);
+  TopVars t;
   const AllocatedNum replica_id = alloc_num(cs, "replica_id", w.replica_id);
   {
     auto ns = cs.namespace_([] { return "replica_id_input"; });
     replica_id.inputize(cs);
   }
-  std::vector<gadgets::Boolean> replica_id_bits;
   {
     auto ns = cs.namespace_([] { return "replica_id_bits"; });
-    replica_id_bits = gadgets::reverse_bit_numbering(replica_id.to_bits_le(cs));
+    t.replica_id_bits = gadgets::reverse_bit_numbering(replica_id.to_bits_le(cs));
   }
-  const AllocatedNum comm_d = alloc_num(cs, "comm_d", w.comm_d);
+  t.comm_d = alloc_num(cs, "comm_d", w.comm_d);
   {
     auto ns = cs.namespace_([] { return "comm_d_input"; });
-    comm_d.inputize(cs);
+    t.comm_d.inputize(cs);
   }
   const AllocatedNum comm_r = alloc_num(cs, "comm_r", w.comm_r);
   {
     auto ns = cs.namespace_([] { return "comm_r_input"; });
     comm_r.inputize(cs);
   }
-  const AllocatedNum comm_r_last = alloc_num(cs, "comm_r_last", w.comm_r_last);
-  const AllocatedNum comm_c = alloc_num(cs, "comm_c", w.comm_c);
+  t.comm_r_last = alloc_num(cs, "comm_r_last", w.comm_r_last);
+  t.comm_c = alloc_num(cs, "comm_c", w.comm_c);
+  AllocatedNum h;
   {
-    AllocatedNum h;
-    {
-      auto ns = cs.namespace_([] { return "H_comm_c_comm_r_last"; });
-      h = gadgets::PoseidonHasher::hash2_circuit(cs, comm_c, comm_r_last);
-    }
-    gadgets::enforce_equal_nums(
-        cs, [] { return "enforce comm_r = H(comm_c || comm_r_last)"; }, comm_r, h);
+    auto ns = cs.namespace_([] { return "H_comm_c_comm_r_last"; });
+    h = gadgets::PoseidonHasher::hash2_circuit(cs, t.comm_c, t.comm_r_last);
   }
+  gadgets::enforce_equal_nums(
+      cs, [] { return "enforce comm_r = H(comm_c || comm_r_last)"; }, comm_r, h);
+  return t;
+}
+
+// Challenge i's sub-circuit, in its namespace.
+template <r1cs::ConstraintSystem CS>
+void challenge_at(CS& cs, const PorepCircuitShape& shape, const PorepCircuitWitness& w, size_t i, const TopVars& t) {
+  auto ns = cs.namespace_([i] { return "challenge_" + std::to_string(i); });
+  challenge_circuit(cs, shape, w.challenges[i], t.comm_d, t.comm_c, t.comm_r_last, t.replica_id_bits);
+}
+
+}  // namespace porep_detail
+
+// The whole partition circuit. Does not call cs.finalize(): the caller (prover, PCE extraction)
+// appends the input constraints.
+template <r1cs::ConstraintSystem CS>
+void porep_circuit(CS& cs, const PorepCircuitShape& shape, const PorepCircuitWitness& w,
+                   const PorepProgress& progress = {}) {
+  porep_detail::check_witness(shape, w);
+  const porep_detail::TopVars top = porep_detail::top_circuit(cs, w);
   for (size_t i = 0; i < w.challenges.size(); ++i) {
-    auto ns = cs.namespace_([i] { return "challenge_" + std::to_string(i); });
-    porep_detail::challenge_circuit(cs, shape, w.challenges[i], comm_d, comm_c, comm_r_last, replica_id_bits);
+    porep_detail::challenge_at(cs, shape, w, i, top);
     if (progress) progress(i + 1, w.challenges.size());
   }
 }

@@ -1,5 +1,7 @@
 #include "filecoin/porep_synthesis.hpp"
 
+#include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -7,6 +9,7 @@
 #include "filecoin/porep_public_inputs.hpp"
 #include "filecoin/stacked_graph.hpp"
 #include "r1cs/recording_cs.hpp"
+#include "r1cs/segment_merge.hpp"
 #include "r1cs/witness_cs.hpp"
 
 namespace cuzk::filecoin {
@@ -16,6 +19,31 @@ r1cs::CompactR1cs record_porep_circuit(const PorepCircuitShape& shape, const Por
   porep_circuit(cs, shape, PorepCircuitWitness::blank(shape), progress);
   cs.finalize();
   return std::move(cs).compact();
+}
+
+r1cs::CompactR1cs record_porep_circuit_parallel(const PorepCircuitShape& shape, ThreadPool& pool,
+                                                const PorepProgress& progress) {
+  const PorepCircuitWitness w = PorepCircuitWitness::blank(shape);
+  porep_detail::check_witness(shape, w);
+  r1cs::RecordingCS head;
+  const porep_detail::TopVars top = porep_detail::top_circuit(head, w);
+  const size_t in_base = head.num_inputs(), aux_base = head.num_aux();
+  std::vector<r1cs::CompactR1cs> blocks(w.challenges.size());
+  std::atomic<size_t> done{0};
+  std::mutex progress_mu;
+  // Every challenge is recorded as if it were the first (the blank circuit's challenges are
+  // identical in structure); merge_segments renumbers them.
+  pool.parallel_for(w.challenges.size(), [&](size_t i) {
+    r1cs::RecordingCS cs(in_base, aux_base);
+    porep_detail::challenge_at(cs, shape, w, i, top);
+    blocks[i] = std::move(cs).take_raw();
+    const size_t n = done.fetch_add(1) + 1;
+    if (progress) {
+      std::lock_guard lock(progress_mu);
+      progress(n, w.challenges.size());
+    }
+  });
+  return r1cs::merge_segments(std::move(head).take_raw(), std::move(blocks), true);
 }
 
 PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t partition) {

@@ -9,12 +9,17 @@
 #include "filecoin/porep_circuit.hpp"
 #include "r1cs/compact_r1cs.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
 
 // The blank circuit under RecordingCS, finalized (input constraints appended). For 32 GiB this is
 // ~130 M rows and several GiB; progress is reported per challenge.
 r1cs::CompactR1cs record_porep_circuit(const PorepCircuitShape& shape, const PorepProgress& progress = {});
+// The same matrices, the challenges recorded concurrently on `pool` (r1cs/segment_merge.hpp);
+// progress is called under a lock from the pool's threads. Peak memory is about twice the result.
+r1cs::CompactR1cs record_porep_circuit_parallel(const PorepCircuitShape& shape, ThreadPool& pool,
+                                                const PorepProgress& progress = {});
 
 struct PorepAssignment {
   std::vector<Fr> inputs;  // ONE first

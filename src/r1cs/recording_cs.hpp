@@ -23,6 +23,9 @@ class RecordingCS : public CsBase<RecordingCS> {
   static constexpr uint32_t AUX_TAG = 0x80000000u;
 
   RecordingCS() = default;  // ONE is input 0
+  // A segment of a larger circuit (segment_merge.hpp): numbering starts at (first_input, first_aux),
+  // so that the segment may use the variables below those as already allocated.
+  RecordingCS(size_t first_input, size_t first_aux) : num_inputs_(first_input), num_aux_(first_aux) {}
 
   template <class NameFn, class ValueFn>
   Variable alloc(NameFn&&, ValueFn&&) {
@@ -82,6 +85,13 @@ class RecordingCS : public CsBase<RecordingCS> {
   }
   // The same with full Fr values (reference form).
   R1cs r1cs() const { return compact().expand(); }
+
+  // The recorded rows as they are: aux columns still tagged with AUX_TAG, coefficients indexing
+  // this recorder's table (num_inputs/num_aux are the counters' end values).
+  CompactR1cs take_raw() && {
+    return CompactR1cs{num_inputs_,   num_aux_,      num_constraints_, std::move(interner_).take(),
+                       std::move(a_), std::move(b_), std::move(c_)};
+  }
 
  private:
   static void resolve(CompactR1cs& r) {
