@@ -98,7 +98,8 @@ SealCommitPhase1Output sealed_2kib(const char* proof_name, uint64_t seed) {
 // A sealed sector's C1 satisfies the circuit: every constraint, under TestCS (names checked
 // unique as bellpepper's TestConstraintSystem does), and the inputs are the verifier's.
 TEST(PorepCircuitLarge, SealedSectorSatisfiesTheCircuit) {
-  for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"}) {
+  // V1_1: test_porep_circuit. V1 places the DRG predecessor elsewhere; NI has 13 partitions.
+  for (const char* name : {"StackedDrg2KiBV1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"}) {
     const SealCommitPhase1Output c1 = sealed_2kib(name, 9);
     const uint32_t k = c1.registered_proof->partitions - 1;
     r1cs::TestCS cs;
