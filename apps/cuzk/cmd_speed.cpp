@@ -300,6 +300,10 @@ int run_speed(const SpeedOptions& o) {
       std::fprintf(stderr, "cuzk speed: --gpu needs a build with CUDA (this one has none)\n");
       return 2;
     }
+    if (const backend::DeviceList d = backend::available_devices(); o.gpu && d.ordinals.empty()) {
+      std::fprintf(stderr, "cuzk speed: --gpu: no GPU: %s\n", d.unavailable_reason.c_str());
+      return 1;
+    }
     std::vector<std::pair<std::string, std::string>> circuits = {{"chain_2_16", "chain:2^16"},
                                                                  {"chain_2_18", "chain:2^18"},
                                                                  {"chain_2_20", "chain:2^20"},
