@@ -105,15 +105,15 @@ struct GpuProver::Impl {
   std::optional<G2Msm> g2;
   unsigned fail_next = 0;
 
-  Impl(const groth16::ProvingKey& key, const pce::Pce& p, const GpuProverOptions& o) : pk(key), opt(o) {
-    shape = CircuitShape::of(p);
+  Impl(const groth16::ProvingKey& key, const pce::Pce* p, CircuitShape sh, const GpuProverOptions& o)
+      : pk(key), opt(o), shape(std::move(sh)) {
     groth16::validate_key(pk, shape);
     m = poly::Domain::size_for(shape.num_constraints);
     log_m = log2_exact(m);
     b_inputs = shape.b_input_count();
     b_aux = shape.b_aux_count();
     a_aux = shape.a_aux_count();
-    mem = GpuProver::memory_needed(pk, p, opt);
+    mem = p ? GpuProver::memory_needed(pk, *p, opt) : GpuProver::memory_needed(pk, shape, opt);
 
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     size_t free_b = 0, total_b = 0;
@@ -125,7 +125,7 @@ struct GpuProver::Impl {
                                "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
     }
 
-    pce.emplace(p);
+    if (p) pce.emplace(*p);
     h = G1DeviceBases(std::span<const ec::G1Affine>(pk.h));
     l = G1DeviceBases(std::span<const ec::G1Affine>(pk.l));
     a = G1DeviceBases(std::span<const ec::G1Affine>(pk.a));
@@ -160,35 +160,74 @@ struct GpuProver::Impl {
     return r;
   }
 
-  ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+  void check_witness(std::span<const Fr> inputs, std::span<const Fr> aux) const {
     if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux) {
       throw std::invalid_argument("GpuProver: expected " + std::to_string(shape.num_inputs) + " inputs and " +
                                   std::to_string(shape.num_aux) + " aux values, got " + std::to_string(inputs.size()) +
                                   " and " + std::to_string(aux.size()));
     }
     if (inputs.empty() || !inputs[0].is_one()) throw std::invalid_argument("GpuProver: inputs[0] (ONE) must be 1");
-    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
-    const cudaStream_t s = *stream;
-    const uint64_t ni = shape.num_inputs, na = shape.num_aux;
-    Stopwatch sw;
+  }
 
-    // Witness to pinned memory, then one DMA per part.
+  // Witness to pinned memory, then one DMA per part; the test hook fails here.
+  void upload_z(std::span<const Fr> inputs, std::span<const Fr> aux) {
+    const uint64_t ni = shape.num_inputs, na = shape.num_aux;
     std::copy(inputs.begin(), inputs.end(), z_host.data());
     std::copy(aux.begin(), aux.end(), z_host.data() + ni);
-    pce->upload_witness(z_host.span().first(ni), z_host.span().subspan(ni, na), z.data(), s);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(z.data(), z_host.data(), (ni + na) * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
     if (fail_next > 0) {
       --fail_next;
       stream->sync();
       throw CudaError(cudaErrorLaunchFailure,
                       "GpuProver: injected failure (test hook) on device " + std::to_string(opt.device));
     }
+  }
+
+  ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+    if (!pce) throw std::logic_error("GpuProver::stage1: this prover has no Pce; use stage1_abc");
+    check_witness(inputs, aux);
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    Stopwatch sw;
+    upload_z(inputs, aux);
+    Fr* d_a = abc.data();
+    pce->matvec(z.data(), d_a, d_a + m, d_a + 2 * m, m, *stream);
+    stream->sync();
+    add_time(t, &ProveTimings::matvec_s, sw.lap());
+    return h_and_msms(inputs, aux, t);
+  }
+
+  ProofMsms stage1_abc(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const Fr> a_in,
+                       std::span<const Fr> b_in, std::span<const Fr> c_in, ProveTimings* t) {
+    check_witness(inputs, aux);
+    const uint64_t n = shape.num_constraints;
+    if (a_in.size() != n || b_in.size() != n || c_in.size() != n) {
+      throw std::invalid_argument("GpuProver: a, b, c must have num_constraints = " + std::to_string(n) +
+                                  " elements each (got " + std::to_string(a_in.size()) + ", " +
+                                  std::to_string(b_in.size()) + ", " + std::to_string(c_in.size()) + ")");
+    }
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    Stopwatch sw;
+    upload_z(inputs, aux);
+    const std::span<const Fr> parts[3] = {a_in, b_in, c_in};
+    for (size_t k = 0; k < 3; ++k) {
+      Fr* dst = abc.data() + k * m;
+      if (n > 0)
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, parts[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
+      if (m > n) CUZK_CUDA_CHECK(cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(Fr), *stream));
+    }
+    stream->sync();
+    add_time(t, &ProveTimings::matvec_s, sw.lap());
+    return h_and_msms(inputs, aux, t);
+  }
+
+  // H from a, b, c in abc, then the five MSMs.
+  ProofMsms h_and_msms(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+    const cudaStream_t s = *stream;
+    const uint64_t ni = shape.num_inputs, na = shape.num_aux;
     Fr* d_a = abc.data();
     Fr* d_b = d_a + m;
     Fr* d_c = d_b + m;
-    pce->matvec(z.data(), d_a, d_b, d_c, m, s);
-    stream->sync();
-    add_time(t, &ProveTimings::matvec_s, sw.lap());
-
+    Stopwatch sw;
     compute_h(d_a, d_b, d_c, log_m, poly::RootConvention::Zcash, s);
     stream->sync();
     add_time(t, &ProveTimings::h_poly_s, sw.lap());
@@ -213,29 +252,46 @@ struct GpuProver::Impl {
 
 GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                          const GpuProverOptions& options) {
+  CircuitShape sizes;
+  sizes.num_inputs = pce.num_inputs();
+  sizes.num_aux = pce.num_aux();
+  sizes.num_constraints = pce.num_constraints();
+  GpuProverMemory mem = memory_needed(pk, sizes, options);
+  mem.pce = pce.section_bytes_total();
+  return mem;
+}
+
+GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
+                                         const GpuProverOptions& options) {
   GpuProverMemory mem;
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
   mem.bases =
       (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * g1 + (options.b_g2_on_gpu ? pk.b_g2.size() * g2 : 0);
-  mem.pce = pce.section_bytes_total();
-  const uint64_t m = poly::Domain::size_for(pce.num_constraints());
-  const uint64_t cols = pce.num_columns();
+  const uint64_t m = poly::Domain::size_for(shape.num_constraints);
+  const uint64_t cols = shape.num_inputs + shape.num_aux;
   mem.vectors = (cols + 3 * m) * sizeof(Fr);
   const int sms = 144;  // upper bound for the slice/partial buffers (H200: 132)
-  const uint64_t n1 = std::max<uint64_t>({m, pce.num_aux(), pce.num_inputs()});
+  const uint64_t n1 = std::max<uint64_t>({m, shape.num_aux, shape.num_inputs});
   mem.scratch = msm_scratch_bytes(n1, 192, sms) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(std::max(pce.num_aux(), pce.num_inputs()), 384, sms) : 0) +
+                (options.b_g2_on_gpu ? msm_scratch_bytes(std::max(shape.num_aux, shape.num_inputs), 384, sms) : 0) +
                 m * sizeof(Fr) + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
   return mem;
 }
 
 GpuProver::GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options)
-    : impl_(std::make_unique<Impl>(pk, pce, options)) {}
+    : impl_(std::make_unique<Impl>(pk, &pce, CircuitShape::of(pce), options)) {}
+GpuProver::GpuProver(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape, const GpuProverOptions& options)
+    : impl_(std::make_unique<Impl>(pk, nullptr, shape, options)) {}
 GpuProver::~GpuProver() = default;
 
 groth16::ProofMsms GpuProver::stage1(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux,
                                      groth16::ProveTimings* timings) {
   return impl_->stage1(inputs, aux, timings);
+}
+groth16::ProofMsms GpuProver::stage1_abc(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux,
+                                         std::span<const ec::Fr> a, std::span<const ec::Fr> b,
+                                         std::span<const ec::Fr> c, groth16::ProveTimings* timings) {
+  return impl_->stage1_abc(inputs, aux, a, b, c, timings);
 }
 int GpuProver::device() const {
   return impl_->opt.device;

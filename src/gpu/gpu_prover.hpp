@@ -53,6 +53,9 @@ class GpuProver {
   // CPU G2 path and the density bitmaps read them). Throws std::runtime_error when the device has
   // too little free memory, gpu::CudaError on CUDA failures.
   GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options = {});
+  // Without a Pce (full synthesis gives a, b, c): only stage1_abc is available. The key must fit
+  // the shape (validate_key).
+  GpuProver(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape, const GpuProverOptions& options = {});
   ~GpuProver();
   GpuProver(const GpuProver&) = delete;
   GpuProver& operator=(const GpuProver&) = delete;
@@ -60,11 +63,18 @@ class GpuProver {
   // The estimate the constructor checks (no device needed).
   static GpuProverMemory memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                        const GpuProverOptions& options = {});
+  static GpuProverMemory memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
+                                       const GpuProverOptions& options = {});
 
   // The device stage for one witness (sizes are validated as by the CPU prover). Timings: the
   // upload is counted in matvec_s; with the G2 MSM concurrent, msm_b_g2_s overlaps the G1 MSMs.
   groth16::ProofMsms stage1(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux,
                             groth16::ProveTimings* timings = nullptr);
+  // The same from a, b, c computed on the host (num_constraints each; uploaded instead of MatVec).
+  // Works with or without a Pce.
+  groth16::ProofMsms stage1_abc(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux, std::span<const ec::Fr> a,
+                                std::span<const ec::Fr> b, std::span<const ec::Fr> c,
+                                groth16::ProveTimings* timings = nullptr);
 
   int device() const;
   const GpuProverMemory& memory() const;

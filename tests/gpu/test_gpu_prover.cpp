@@ -2,7 +2,8 @@
 //   - built-in circuits 2^10..2^14, 0/1-heavy (filecoin-like) and full-width (chain) witnesses:
 //     each of the five MSM sums equals the CPU's, and with the same r, s the proof's bytes are
 //     identical; the verifier accepts it; the same with the G2 MSM on the CPU;
-//   - several witnesses through one GpuProver (device buffers reused);
+//   - several witnesses through one GpuProver (device buffers reused); a prover without a Pce
+//     (shape only) proves from host a, b, c;
 //   - wrong witness sizes are rejected and the prover stays usable;
 //   - an injected device failure is retried on the CPU (with_cpu_fallback) with the same proof,
 //     and the GPU proves the next witness;
@@ -117,6 +118,21 @@ TEST(GpuProver, RejectsWrongWitnessSizesAndStaysUsable) {
   expect_same_msms(prover.stage1(w.inputs, w.aux), cpu_stage1(f, w));
   EXPECT_GT(prover.memory().total(), prover.memory().bases);
   std::printf("memory estimate for chain:2^10: %s\n", prover.memory().describe().c_str());
+}
+
+TEST(GpuProver, ShapeOnlyProverTakesHostAbc) {
+  REQUIRE_GPU();
+  for (const char* name : {"filecoin-like:2^12", "chain:2^12"}) {
+    SCOPED_TRACE(name);
+    const auto& f = builtin_fixture(name);
+    const groth16::CircuitShape shape = groth16::CircuitShape::of(f.pce);
+    gpu::GpuProver prover(f.pk, shape);
+    const auto w = f.witness(8);
+    groth16::ProverInput in = groth16::make_prover_input(f.pce, w.inputs, w.aux);
+    expect_same_msms(prover.stage1_abc(w.inputs, w.aux, in.a, in.b, in.c), cpu_stage1(f, w));
+    EXPECT_THROW(prover.stage1(w.inputs, w.aux), std::logic_error);  // no Pce
+    EXPECT_THROW(prover.stage1_abc(w.inputs, w.aux, std::span(in.a).first(1), in.b, in.c), std::invalid_argument);
+  }
 }
 
 TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
