@@ -37,6 +37,14 @@ else
   echo "FAIL cli"
   fails=$((fails + 1))
 fi
+if "$C" prove --backend gpu -v --zkey tests/zkey/mix.zkey --wtns tests/circom/mix.wtns --proof "$W/z.json" \
+  --public "$W/zpub.json" &&
+  "$C" verify --vk tests/zkey/mix.verification_key.json --proof "$W/z.json" --public "$W/zpub.json"; then
+  echo "pass cli zkey (prove --backend gpu --zkey, verify)"
+else
+  echo "FAIL cli zkey"
+  fails=$((fails + 1))
+fi
 rm -rf "$W"
 
 keys=""

@@ -296,12 +296,12 @@ int run_speed(const SpeedOptions& o) {
   // GPU rows: with --gpu, or when --only names one.
   GpuProveRows gpu_rows;
   if (o.gpu || o.only.find("gpu_") != std::string::npos) {
-    if (o.gpu && !backend::built_with_cuda()) {
-      std::fprintf(stderr, "cuzk speed: --gpu needs a build with CUDA (this one has none)\n");
+    if (!backend::built_with_cuda()) {
+      std::fprintf(stderr, "cuzk speed: the GPU rows need a build with CUDA (this one has none)\n");
       return 2;
     }
-    if (const backend::DeviceList d = backend::available_devices(); o.gpu && d.ordinals.empty()) {
-      std::fprintf(stderr, "cuzk speed: --gpu: no GPU: %s\n", d.unavailable_reason.c_str());
+    if (const backend::DeviceList d = backend::available_devices(); d.ordinals.empty()) {
+      std::fprintf(stderr, "cuzk speed: the GPU rows need a GPU: %s\n", d.unavailable_reason.c_str());
       return 1;
     }
     std::vector<std::pair<std::string, std::string>> circuits = {{"chain_2_16", "chain:2^16"},
