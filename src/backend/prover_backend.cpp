@@ -245,6 +245,7 @@ std::unique_ptr<ProverBackend> spread_round_robin(std::vector<std::unique_ptr<Pr
 
 std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                             const BackendOptions& options) {
+  groth16::validate_key(pk, pce);  // a key that does not fit is an error on every backend, not a GPU problem
   const Selection sel = select_backend(options.kind, available_devices(options.devices));
   if (sel.kind == BackendKind::Cpu) {
     logging::log_event(logging::Level::debug, "backend_selected", {{"backend", "cpu"}, {"reason", sel.reason}});
