@@ -172,8 +172,13 @@ struct GpuProver::Impl {
   // Witness to pinned memory, then one DMA per part; the test hook fails here.
   void upload_z(std::span<const Fr> inputs, std::span<const Fr> aux) {
     const uint64_t ni = shape.num_inputs, na = shape.num_aux;
+    // The copy into pinned memory is the host's share of the upload (32 MiB at 2^20): in parallel.
     std::copy(inputs.begin(), inputs.end(), z_host.data());
-    std::copy(aux.begin(), aux.end(), z_host.data() + ni);
+    ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
+    pool.parallel_chunks(na, size_t{1} << 15, [&](size_t lo, size_t hi) {
+      std::copy(aux.begin() + static_cast<std::ptrdiff_t>(lo), aux.begin() + static_cast<std::ptrdiff_t>(hi),
+                z_host.data() + ni + lo);
+    });
     CUZK_CUDA_CHECK(cudaMemcpyAsync(z.data(), z_host.data(), (ni + na) * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
     if (fail_next > 0) {
       --fail_next;
