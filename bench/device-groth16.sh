@@ -24,11 +24,11 @@ for k in $SIZES; do
     "$C" setup --circuit "$c" --params "$DIR/c.params" --vk "$DIR/c.vk" -q 2>&1 | head -1
     echo "setup $c wall $((($(date +%s%N) - s0) / 1000000)) ms"
     for rep in 1 2 3; do
-      "$C" prove --params "$DIR/c.params" --circuit "$c" --proof "$DIR/p.bin" --public "$DIR/pub.json" -v 2>&1 | sed "s/^/$c rep $rep: /"
+      "$C" prove --backend cpu --params "$DIR/c.params" --circuit "$c" --proof "$DIR/p.bin" --public "$DIR/pub.json" -v 2>&1 | sed "s/^/$c rep $rep: /"
     done
     "$C" verify --vk "$DIR/c.vk" --proof "$DIR/p.bin" --public "$DIR/pub.json" || fails=$((fails + 1))
     if [ "$k" = 20 ]; then
-      "$C" prove --params "$DIR/c.params" --circuit "$c" --proof "$DIR/p.bin" -v --threads 4 2>&1 | sed "s/^/$c 4 threads: /" || true
+      "$C" prove --backend cpu --params "$DIR/c.params" --circuit "$c" --proof "$DIR/p.bin" -v --threads 4 2>&1 | sed "s/^/$c 4 threads: /" || true
     fi
   done
 done

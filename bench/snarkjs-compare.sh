@@ -75,7 +75,7 @@ compare() {
   la=$(load1)
   for i in $(seq 1 "$RUNS"); do
     s=$(timed "$d/log.snarkjs_prove.txt" "${SNARKJS[@]}" groth16 prove "$zkey" "$wtns" "$d/s.proof.json" "$d/s.public.json")
-    c=$(timed "$d/log.cuzk_prove.txt" "$CUZK" prove --zkey "$zkey" --wtns "$wtns" --proof "$d/c.proof.json" --public "$d/c.public.json")
+    c=$(timed "$d/log.cuzk_prove.txt" "$CUZK" prove --backend cpu --zkey "$zkey" --wtns "$wtns" --proof "$d/c.proof.json" --public "$d/c.public.json")
     sall+="$s "; call+="$c "
     if [ -z "$sb" ] || [ "$s" -lt "$sb" ]; then sb=$s; fi
     if [ -z "$cb" ] || [ "$c" -lt "$cb" ]; then cb=$c; fi
@@ -85,7 +85,7 @@ compare() {
   local vs vc
   vs=$(verify "$vk" "$d/s.public.json" "$d/s.proof.json")
   vc=$(verify "$vk" "$d/c.public.json" "$d/c.proof.json")
-  "$CUZK" prove --zkey "$zkey" --wtns "$wtns" --proof "$d/cv.proof.json" --public "$d/cv.public.json" -v >"$d/log.cuzk_prove_v.txt" 2>&1
+  "$CUZK" prove --backend cpu --zkey "$zkey" --wtns "$wtns" --proof "$d/cv.proof.json" --public "$d/cv.public.json" -v >"$d/log.cuzk_prove_v.txt" 2>&1
   STAGES+=("$label (load $(load1)):" "$(sed 's/^/    /' "$d/log.cuzk_prove_v.txt")")
   local sm cm
   # shellcheck disable=SC2086

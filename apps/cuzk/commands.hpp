@@ -16,6 +16,7 @@ struct SpeedOptions {
   bool json = false;
   bool full = false;   // add the large sizes (MSM 2^22, G2 2^18/2^20, NTT 2^24)
   bool quick = false;  // small sizes only (smoke test)
+  bool gpu = false;    // add the GPU rows (end-to-end proofs of the built-in circuits)
   std::string only;    // comma-separated row keys to run
 };
 int run_speed(const SpeedOptions& o);
@@ -43,7 +44,10 @@ struct Groth16Options {
   std::string pce, r1cs, circuit, params, vk, zkey, proof, public_json, json_out;
   std::vector<std::string> wtns;  // --params: one proof per witness (partitions), in order
   uint64_t seed = 1;
-  unsigned threads = 0;  // 0 = all hardware threads
+  unsigned threads = 0;           // 0 = all hardware threads
+  std::string backend = "auto";   // prove: cpu | gpu | auto
+  std::vector<unsigned> devices;  // prove: GPU ordinals (empty: all)
+  bool g2_on_cpu = false;         // prove --backend gpu: the G2 MSM on the CPU
   bool verbose = false;
   bool quiet = false;
   // PoRep C2: --porep --c1 FILE (prove, verify); --sector-size with --circuit porep (setup).

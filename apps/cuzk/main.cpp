@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   s->add_flag("--json", speed.json, "Print one JSON object instead of a table");
   s->add_flag("--full", speed.full, "Also run the large sizes (G1 MSM 2^22, G2 MSM 2^18 and 2^20, NTT 2^24)");
   s->add_flag("--quick", speed.quick, "Small sizes only (seconds; for smoke tests)");
+  s->add_flag("--gpu", speed.gpu,
+              "Add GPU rows: end-to-end proofs of the built-in circuits (chain 2^16..2^20, filecoin-like 2^20; "
+              "2^22 with --full) with per-stage times");
   s->add_option("--only", speed.only, "Comma-separated row keys to run (e.g. fr_mul_ns,g1_msm_2_20_ms)");
 
   cuzk::cli::SelfcheckOptions check;

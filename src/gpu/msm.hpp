@@ -86,6 +86,11 @@ class Msm {
   // Size mismatches (bases vs scalars or density) throw std::invalid_argument.
   Point run(DeviceBasesView<C> bases, std::span<const ff::Fr> scalars, const GpuMsmOptions& = {});
   Point run_canonical(DeviceBasesView<C> bases, std::span<const ff::Limbs<4>> scalars, const GpuMsmOptions& = {});
+  // Scalars already in DEVICE memory (n ff::Fr in Montgomery form, e.g. the prover's witness or
+  // H): no upload. Work queued on `after` before this call is waited for (an event, not a host
+  // sync); the device scalars must not change until run_device returns (it is synchronous).
+  Point run_device(DeviceBasesView<C> bases, const ff::Fr* d_scalars, size_t n, const GpuMsmOptions& = {},
+                   cudaStream_t after = nullptr);
   const GpuMsmStats& stats() const;
 
   struct Impl;  // msm_impl.cuh (public only so that the kernel launch stubs may name its types)

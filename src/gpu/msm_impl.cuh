@@ -303,12 +303,16 @@ struct Msm<C>::Impl {
     accumulate_blocks_per_sm = std::max(accumulate_blocks_per_sm, 1);
   }
 
-  Point run(DeviceBasesView<C> bases, const void* host_scalars, size_t n, bool mont, const GpuMsmOptions& opt);
+  // on_device: `scalars_in` is a device pointer used in place (Montgomery form); `after`: a stream
+  // whose queued work the MSM waits for first.
+  Point run(DeviceBasesView<C> bases, const void* scalars_in, size_t n, bool mont, const GpuMsmOptions& opt,
+            bool on_device = false, cudaStream_t after = nullptr);
+  Event ev_after;
 };
 
 template <class C>
-typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* host_scalars, size_t n, bool mont,
-                                         const GpuMsmOptions& opt) {
+typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* scalars_in, size_t n, bool mont,
+                                         const GpuMsmOptions& opt, bool on_device, cudaStream_t after) {
   using namespace msm_detail;
   const char* what = std::is_same_v<C, ec::G1Config> ? "gpu::Msm<G1>" : "gpu::Msm<G2>";
   if (n >= (size_t{1} << 31)) throw std::invalid_argument(std::string(what) + ": at most 2^31 - 1 scalars");
@@ -339,9 +343,17 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* h
 
   const cudaStream_t s = stream.get();
   const auto* dbases = reinterpret_cast<const DAffine*>(bases.data);
+  if (on_device) {
+    ev_after.record(after);
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(s, ev_after.get(), 0));
+  }
   ev_start.record(s);
-  grow(scalars, 8 * n);
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(scalars.data(), host_scalars, 32 * n, cudaMemcpyHostToDevice, s));
+  const uint32_t* d_scalars = static_cast<const uint32_t*>(scalars_in);
+  if (!on_device) {
+    grow(scalars, 8 * n);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(scalars.data(), scalars_in, 32 * n, cudaMemcpyHostToDevice, s));
+    d_scalars = scalars.data();
+  }
   if (opt.density) {
     grow(density, prefix.size());
     grow(dens_prefix, prefix.size());
@@ -354,7 +366,7 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* h
   grow(nt_idx, taking);
   grow(one_idx, taking);
   CUZK_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(uint32_t), s));
-  launch_classify(scalars.data(), n, mont, opt.density ? density.data() : nullptr,
+  launch_classify(d_scalars, n, mont, opt.density ? density.data() : nullptr,
                   opt.density ? dens_prefix.data() : nullptr, nt_scal.data(), nt_idx.data(), one_idx.data(),
                   counts.data(), s);
   CUZK_CUDA_CHECK(cudaMemcpyAsync(host_counts.data(), counts.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
@@ -457,6 +469,11 @@ typename Msm<C>::Point Msm<C>::run_canonical(DeviceBasesView<C> bases, std::span
                                              const GpuMsmOptions& opt) {
   static_assert(sizeof(ff::Limbs<4>) == 32, "Limbs<4> must be 32 bytes");
   return impl_->run(bases, scalars.data(), scalars.size(), false, opt);
+}
+template <class C>
+typename Msm<C>::Point Msm<C>::run_device(DeviceBasesView<C> bases, const ff::Fr* d_scalars, size_t n,
+                                          const GpuMsmOptions& opt, cudaStream_t after) {
+  return impl_->run(bases, d_scalars, n, true, opt, true, after);
 }
 template <class C>
 const GpuMsmStats& Msm<C>::stats() const {

@@ -167,6 +167,15 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zkey, std::span<const Fr> witness) {
   return compute_h(zkey, compute_abc(zkey, witness));
 }
 
+Proof zkey_finalize(const Zkey& zkey, const ZkeyMsms& m, const Fr& r, const Fr& s) {
+  const ec::G1 delta1(zkey.delta1);
+  const ec::G1 pi_a = m.a.add_affine(zkey.alpha1) + delta1.mul(r);
+  const ec::G2 pi_b = m.b2.add_affine(zkey.beta2) + ec::G2(zkey.delta2).mul(s);
+  const ec::G1 b1 = m.b1.add_affine(zkey.beta1) + delta1.mul(s);
+  const ec::G1 pi_c = m.c + m.h + pi_a.mul(s) + b1.mul(r) - delta1.mul(r * s);
+  return Proof{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+}
+
 Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s, ZkeyProveTimings* timings) {
   ZkeyProveTimings t;
   const Clock::time_point t0 = Clock::now();
@@ -181,11 +190,12 @@ Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, con
   const std::vector<Fr> p = compute_h(zkey, std::move(abc));
   t.h_fft = seconds_since(tick);
 
-  const ec::G1 sum_a = ec::msm(std::span<const G1Affine>(zkey.a), witness);
+  ZkeyMsms sums;
+  sums.a = ec::msm(std::span<const G1Affine>(zkey.a), witness);
   t.msm_a = seconds_since(tick);
-  const ec::G1 sum_b1 = ec::msm(std::span<const G1Affine>(zkey.b1), witness);
+  sums.b1 = ec::msm(std::span<const G1Affine>(zkey.b1), witness);
   t.msm_b1 = seconds_since(tick);
-  const ec::G2 sum_b2 = ec::msm(std::span<const G2Affine>(zkey.b2), witness);
+  sums.b2 = ec::msm(std::span<const G2Affine>(zkey.b2), witness);
   t.msm_b2 = seconds_since(tick);
   // C and H enter pi_c only as their sum: one MSM over both point sets (one set of windows and
   // bucket reductions; C's big scalars ride H's wider windows). It keeps the windows H alone would
@@ -194,16 +204,12 @@ Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, con
   const ec::MsmConfig cfg = ec::msm_default_config(zkey.h.size(), ThreadPool::global().size(), false);
   ec::MsmOptions opt;
   opt.config = &cfg;
-  const ec::G1 sum_ch = ec::msm_sum(std::span<const G1Affine>(zkey.c), witness.subspan(size_t{zkey.n_public} + 1),
-                                    std::span<const G1Affine>(zkey.h), std::span<const Fr>(p), opt);
+  sums.c = ec::msm_sum(std::span<const G1Affine>(zkey.c), witness.subspan(size_t{zkey.n_public} + 1),
+                       std::span<const G1Affine>(zkey.h), std::span<const Fr>(p), opt);
+  sums.h = ec::G1::identity();  // included in sums.c
   t.msm_h = seconds_since(tick);
 
-  const ec::G1 delta1(zkey.delta1);
-  const ec::G1 pi_a = sum_a.add_affine(zkey.alpha1) + delta1.mul(r);
-  const ec::G2 pi_b = sum_b2.add_affine(zkey.beta2) + ec::G2(zkey.delta2).mul(s);
-  const ec::G1 b1 = sum_b1.add_affine(zkey.beta1) + delta1.mul(s);
-  const ec::G1 pi_c = sum_ch + pi_a.mul(s) + b1.mul(r) - delta1.mul(r * s);
-  Proof proof{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+  const Proof proof = zkey_finalize(zkey, sums, r, s);
   t.finish = seconds_since(tick);
 
   t.total = std::chrono::duration<double>(tick - t0).count();

@@ -45,6 +45,16 @@ struct ZkeyProveTimings {
   double total = 0;
 };
 
+// The five MSM sums of a snarkjs proof (what a device stage hands to zkey_finalize):
+// a = sum w_i A_i, b1 = sum w_i B1_i, b2 = sum w_i B2_i, c = sum_{i > nPublic} w_i C_i,
+// h = sum p_j H_j.
+struct ZkeyMsms {
+  ec::G1 a, b1, c, h;
+  ec::G2 b2;
+};
+// Step 3: the blinding terms and the affine proof from the sums (cheap).
+Proof zkey_finalize(const Zkey& zkey, const ZkeyMsms& msms, const Fr& r, const Fr& s);
+
 // The proof for blinding scalars r and s (any values, 0 included: snarkjs draws them uniformly).
 Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s,
                  ZkeyProveTimings* timings = nullptr);

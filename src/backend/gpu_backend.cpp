@@ -1,0 +1,41 @@
+#include "backend/gpu_backend.hpp"
+
+#include <string>
+
+#include "gpu/cuda_error.hpp"
+
+namespace cuzk::backend {
+
+GpuBackend::GpuBackend(const groth16::ProvingKey& pk, const pce::Pce& pce, const gpu::GpuProverOptions& options)
+    : ProverBackend(pk.vk), prover_(pk, pce, options) {}
+
+std::string GpuBackend::name() const {
+  return "gpu:" + std::to_string(prover_.device());
+}
+
+groth16::ProofMsms GpuBackend::stage1(const groth16::Witness& w, groth16::ProveTimings* timings) {
+  try {
+    return prover_.stage1(w.inputs, w.aux, timings);
+  } catch (const gpu::CudaError& e) {
+    throw DeviceFailure(name() + ": " + e.what());
+  }
+}
+
+groth16::ZkeyMsms zkey_stage1_gpu(const groth16::Zkey& zkey, std::span<const Fr> witness,
+                                  const gpu::GpuProverOptions& options, unsigned inject_failures,
+                                  groth16::ZkeyProveTimings* timings) {
+  gpu::GpuZkeyProver prover(zkey, options);
+  prover.inject_failures(inject_failures);
+  try {
+    return prover.stage1(witness, timings);
+  } catch (const gpu::CudaError& e) {
+    throw DeviceFailure("gpu:" + std::to_string(options.device) + ": " + e.what());
+  }
+}
+
+std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
+                                             const gpu::GpuProverOptions& options) {
+  return std::make_unique<GpuBackend>(pk, pce, options);
+}
+
+}  // namespace cuzk::backend

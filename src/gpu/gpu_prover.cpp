@@ -1,0 +1,436 @@
+// GpuProver (gpu_prover.hpp): no kernels of its own; it drives GpuPce, compute_h and Msm.
+#include "gpu/gpu_prover.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "ec/msm.hpp"
+#include "gpu/cuda_error.hpp"
+#include "gpu/device.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/h_poly.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/msm_internal.hpp"
+#include "gpu/ntt.hpp"
+#include "gpu/pce_matvec.hpp"
+#include "poly/domain.hpp"
+
+namespace cuzk::gpu {
+
+namespace {
+
+using ec::Fr;
+using groth16::CircuitShape;
+using groth16::ProofMsms;
+using groth16::ProveTimings;
+
+class Stopwatch {
+ public:
+  double lap() {
+    const auto t = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(t - t0_).count();
+    t0_ = t;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+void add_time(ProveTimings* t, double ProveTimings::*field, double s) {
+  if (t) t->*field += s;
+}
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / double(1ull << 30));
+  return buf;
+}
+
+// Device bytes one Msm engine grows to for n scalars (all of them other than 0 and 1: the worst
+// case), `xyzz` bytes per XYZZ point (G1 192, G2 384). Mirrors Msm<C>::Impl::run's buffers.
+uint64_t msm_scratch_bytes(uint64_t n, uint64_t xyzz, int sms) {
+  if (n == 0) return 0;
+  const unsigned c = msm_detail::choose_window_bits(n);
+  const uint64_t W = msm_detail::num_windows(c), B = uint64_t{1} << (c - 1);
+  const uint64_t wave = static_cast<uint64_t>(std::max(sms, 1)) * 8 * 128;  // slices (at most one wave)
+  uint64_t b = n * (32 + 4 + 4);                                            // nt_scal, nt_idx, one_idx
+  b += 4 * W * n * 4;                                                       // keys and values, in and out
+  b += n * 8 + (uint64_t{16} << 20);                                        // radix sort temporary storage
+  b += W * B * xyzz;                                                        // buckets
+  b += wave * 2 * (xyzz + 8);                                               // slice heads and tails
+  b += static_cast<uint64_t>(std::max(sms, 1)) * 256 * xyzz + (uint64_t{1} << 14) * xyzz;  // partials
+  b += n / 8 * 2;                                                                          // density bitmap and prefix
+  return b;
+}
+
+unsigned log2_exact(size_t m) {
+  unsigned k = 0;
+  while ((size_t{1} << k) < m) ++k;
+  return k;
+}
+
+}  // namespace
+
+std::string GpuProverMemory::describe() const {
+  return gib(total()) + " (bases " + gib(bases) + ", PCE " + gib(pce) + ", z/a/b/c " + gib(vectors) +
+         ", MSM and NTT scratch " + gib(scratch) + ")";
+}
+
+struct GpuProver::Impl {
+  const groth16::ProvingKey& pk;
+  GpuProverOptions opt;
+  CircuitShape shape;
+  GpuProverMemory mem;
+  size_t m = 0;
+  unsigned log_m = 0;
+  uint64_t b_inputs = 0, b_aux = 0, a_aux = 0;
+
+  std::optional<GpuPce> pce;
+  G1DeviceBases h, l, a, b1;
+  G2DeviceBases b2;
+  DeviceBuffer<Fr> z, abc;
+  PinnedBuffer<Fr> z_host;
+  std::shared_ptr<const GpuDomain> domain;
+  std::optional<Stream> stream;
+  std::optional<G1Msm> g1;
+  std::optional<G2Msm> g2;
+  unsigned fail_next = 0;
+
+  Impl(const groth16::ProvingKey& key, const pce::Pce* p, CircuitShape sh, const GpuProverOptions& o)
+      : pk(key), opt(o), shape(std::move(sh)) {
+    groth16::validate_key(pk, shape);
+    m = poly::Domain::size_for(shape.num_constraints);
+    log_m = log2_exact(m);
+    b_inputs = shape.b_input_count();
+    b_aux = shape.b_aux_count();
+    a_aux = shape.a_aux_count();
+    mem = p ? GpuProver::memory_needed(pk, *p, opt) : GpuProver::memory_needed(pk, shape, opt);
+
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    size_t free_b = 0, total_b = 0;
+    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (mem.total() > free_b) {
+      throw std::runtime_error("GpuProver: device " + std::to_string(opt.device) + " has " + gib(free_b) + " free of " +
+                               gib(total_b) + ", but this key and circuit need " + mem.describe() +
+                               (opt.b_g2_on_gpu ? "; running the G2 MSM on the CPU saves the b_g2 bases" : "") +
+                               "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
+    }
+
+    if (p) pce.emplace(*p);
+    h = G1DeviceBases(std::span<const ec::G1Affine>(pk.h));
+    l = G1DeviceBases(std::span<const ec::G1Affine>(pk.l));
+    a = G1DeviceBases(std::span<const ec::G1Affine>(pk.a));
+    b1 = G1DeviceBases(std::span<const ec::G1Affine>(pk.b_g1));
+    if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(pk.b_g2));
+    z = DeviceBuffer<Fr>(shape.num_inputs + shape.num_aux);
+    abc = DeviceBuffer<Fr>(3 * m);
+    z_host = PinnedBuffer<Fr>(shape.num_inputs + shape.num_aux);
+    domain = GpuDomain::get(log_m, poly::RootConvention::Zcash);  // twiddles built now, not in the first proof
+    stream.emplace();
+    g1.emplace();
+    if (opt.b_g2_on_gpu) g2.emplace();
+    CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  ec::G2 b_g2_msm(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+    Stopwatch sw;
+    ec::G2 r;
+    if (opt.b_g2_on_gpu) {
+      CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+      r = g2->run_device(b2.view(0, b_inputs), z.data(), shape.num_inputs, {.density = &shape.b_input_density},
+                         *stream) +
+          g2->run_device(b2.view(b_inputs, b_aux), z.data() + shape.num_inputs, shape.num_aux,
+                         {.density = &shape.b_aux_density}, *stream);
+    } else {
+      ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
+      const std::span<const ec::G2Affine> pts(pk.b_g2);
+      r = ec::msm(pts.first(b_inputs), inputs, {.density = &shape.b_input_density, .pool = &pool}) +
+          ec::msm(pts.subspan(b_inputs), aux, {.density = &shape.b_aux_density, .pool = &pool});
+    }
+    add_time(t, &ProveTimings::msm_b_g2_s, sw.lap());
+    return r;
+  }
+
+  void check_witness(std::span<const Fr> inputs, std::span<const Fr> aux) const {
+    if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux) {
+      throw std::invalid_argument("GpuProver: expected " + std::to_string(shape.num_inputs) + " inputs and " +
+                                  std::to_string(shape.num_aux) + " aux values, got " + std::to_string(inputs.size()) +
+                                  " and " + std::to_string(aux.size()));
+    }
+    if (inputs.empty() || !inputs[0].is_one()) throw std::invalid_argument("GpuProver: inputs[0] (ONE) must be 1");
+  }
+
+  // Witness to pinned memory, then one DMA per part; the test hook fails here.
+  void upload_z(std::span<const Fr> inputs, std::span<const Fr> aux) {
+    const uint64_t ni = shape.num_inputs, na = shape.num_aux;
+    // The copy into pinned memory is the host's share of the upload (32 MiB at 2^20): in parallel.
+    std::copy(inputs.begin(), inputs.end(), z_host.data());
+    ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
+    pool.parallel_chunks(na, size_t{1} << 15, [&](size_t lo, size_t hi) {
+      std::copy(aux.begin() + static_cast<std::ptrdiff_t>(lo), aux.begin() + static_cast<std::ptrdiff_t>(hi),
+                z_host.data() + ni + lo);
+    });
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(z.data(), z_host.data(), (ni + na) * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
+    if (fail_next > 0) {
+      --fail_next;
+      stream->sync();
+      throw CudaError(cudaErrorLaunchFailure,
+                      "GpuProver: injected failure (test hook) on device " + std::to_string(opt.device));
+    }
+  }
+
+  ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+    if (!pce) throw std::logic_error("GpuProver::stage1: this prover has no Pce; use stage1_abc");
+    check_witness(inputs, aux);
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    Stopwatch sw;
+    upload_z(inputs, aux);
+    Fr* d_a = abc.data();
+    pce->matvec(z.data(), d_a, d_a + m, d_a + 2 * m, m, *stream);
+    stream->sync();
+    add_time(t, &ProveTimings::matvec_s, sw.lap());
+    return h_and_msms(inputs, aux, t);
+  }
+
+  ProofMsms stage1_abc(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const Fr> a_in,
+                       std::span<const Fr> b_in, std::span<const Fr> c_in, ProveTimings* t) {
+    check_witness(inputs, aux);
+    const uint64_t n = shape.num_constraints;
+    if (a_in.size() != n || b_in.size() != n || c_in.size() != n) {
+      throw std::invalid_argument("GpuProver: a, b, c must have num_constraints = " + std::to_string(n) +
+                                  " elements each (got " + std::to_string(a_in.size()) + ", " +
+                                  std::to_string(b_in.size()) + ", " + std::to_string(c_in.size()) + ")");
+    }
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    Stopwatch sw;
+    upload_z(inputs, aux);
+    const std::span<const Fr> parts[3] = {a_in, b_in, c_in};
+    for (size_t k = 0; k < 3; ++k) {
+      Fr* dst = abc.data() + k * m;
+      if (n > 0)
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, parts[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
+      if (m > n) CUZK_CUDA_CHECK(cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(Fr), *stream));
+    }
+    stream->sync();
+    add_time(t, &ProveTimings::matvec_s, sw.lap());
+    return h_and_msms(inputs, aux, t);
+  }
+
+  // H from a, b, c in abc, then the five MSMs.
+  ProofMsms h_and_msms(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+    const cudaStream_t s = *stream;
+    const uint64_t ni = shape.num_inputs, na = shape.num_aux;
+    Fr* d_a = abc.data();
+    Fr* d_b = d_a + m;
+    Fr* d_c = d_b + m;
+    Stopwatch sw;
+    compute_h(d_a, d_b, d_c, log_m, poly::RootConvention::Zcash, s);
+    stream->sync();
+    add_time(t, &ProveTimings::h_poly_s, sw.lap());
+
+    // G2 concurrently (its own stream, or the CPU) with the G1 MSMs on this thread.
+    std::future<ec::G2> g2_done = std::async(std::launch::async, [&] { return b_g2_msm(inputs, aux, t); });
+    ProofMsms out;
+    out.h = g1->run_device(h.view(), d_a, m - 1, {}, s);
+    add_time(t, &ProveTimings::msm_h_s, sw.lap());
+    out.l = g1->run_device(l.view(), z.data() + ni, na, {}, s);
+    add_time(t, &ProveTimings::msm_l_s, sw.lap());
+    out.a = g1->run_device(a.view(0, ni), z.data(), ni, {}, s) +
+            g1->run_device(a.view(ni, a_aux), z.data() + ni, na, {.density = &shape.a_aux_density}, s);
+    add_time(t, &ProveTimings::msm_a_s, sw.lap());
+    out.b_g1 = g1->run_device(b1.view(0, b_inputs), z.data(), ni, {.density = &shape.b_input_density}, s) +
+               g1->run_device(b1.view(b_inputs, b_aux), z.data() + ni, na, {.density = &shape.b_aux_density}, s);
+    add_time(t, &ProveTimings::msm_b_g1_s, sw.lap());
+    out.b_g2 = g2_done.get();
+    return out;
+  }
+};
+
+GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
+                                         const GpuProverOptions& options) {
+  CircuitShape sizes;
+  sizes.num_inputs = pce.num_inputs();
+  sizes.num_aux = pce.num_aux();
+  sizes.num_constraints = pce.num_constraints();
+  GpuProverMemory mem = memory_needed(pk, sizes, options);
+  mem.pce = pce.section_bytes_total();
+  return mem;
+}
+
+GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
+                                         const GpuProverOptions& options) {
+  GpuProverMemory mem;
+  const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
+  mem.bases =
+      (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * g1 + (options.b_g2_on_gpu ? pk.b_g2.size() * g2 : 0);
+  const uint64_t m = poly::Domain::size_for(shape.num_constraints);
+  const uint64_t cols = shape.num_inputs + shape.num_aux;
+  mem.vectors = (cols + 3 * m) * sizeof(Fr);
+  const int sms = 144;  // upper bound for the slice/partial buffers (H200: 132)
+  const uint64_t n1 = std::max<uint64_t>({m, shape.num_aux, shape.num_inputs});
+  mem.scratch = msm_scratch_bytes(n1, 192, sms) +
+                (options.b_g2_on_gpu ? msm_scratch_bytes(std::max(shape.num_aux, shape.num_inputs), 384, sms) : 0) +
+                m * sizeof(Fr) + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
+  return mem;
+}
+
+GpuProver::GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options)
+    : impl_(std::make_unique<Impl>(pk, &pce, CircuitShape::of(pce), options)) {}
+GpuProver::GpuProver(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape, const GpuProverOptions& options)
+    : impl_(std::make_unique<Impl>(pk, nullptr, shape, options)) {}
+GpuProver::~GpuProver() = default;
+
+groth16::ProofMsms GpuProver::stage1(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux,
+                                     groth16::ProveTimings* timings) {
+  return impl_->stage1(inputs, aux, timings);
+}
+groth16::ProofMsms GpuProver::stage1_abc(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux,
+                                         std::span<const ec::Fr> a, std::span<const ec::Fr> b,
+                                         std::span<const ec::Fr> c, groth16::ProveTimings* timings) {
+  return impl_->stage1_abc(inputs, aux, a, b, c, timings);
+}
+int GpuProver::device() const {
+  return impl_->opt.device;
+}
+const GpuProverMemory& GpuProver::memory() const {
+  return impl_->mem;
+}
+const groth16::CircuitShape& GpuProver::shape() const {
+  return impl_->shape;
+}
+void GpuProver::inject_failures(unsigned count) {
+  impl_->fail_next = count;
+}
+
+struct GpuZkeyProver::Impl {
+  const groth16::Zkey& zk;
+  GpuProverOptions opt;
+  GpuProverMemory mem;
+  size_t n = 0, vars = 0, c_first = 0;
+  G1DeviceBases a, b1, c, h;
+  G2DeviceBases b2;
+  DeviceBuffer<Fr> w, abc;
+  std::shared_ptr<const GpuDomain> domain;
+  std::optional<Stream> stream;
+  std::optional<G1Msm> g1;
+  std::optional<G2Msm> g2;
+  unsigned fail_next = 0;
+
+  Impl(const groth16::Zkey& key, const GpuProverOptions& o) : zk(key), opt(o) {
+    n = zk.domain_size;
+    vars = zk.n_vars;
+    c_first = size_t{zk.n_public} + 1;
+    if (zk.a.size() != vars || zk.b1.size() != vars || zk.b2.size() != vars || zk.h.size() != n ||
+        zk.c.size() + c_first != vars || n < 2 || (size_t{1} << zk.log2_domain_size) != n)
+      throw std::invalid_argument("GpuZkeyProver: the zkey's sections do not match its header");
+    mem = GpuZkeyProver::memory_needed(zk, opt);
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    size_t free_b = 0, total_b = 0;
+    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (mem.total() > free_b) {
+      throw std::runtime_error("GpuZkeyProver: device " + std::to_string(opt.device) + " has " + gib(free_b) +
+                               " free of " + gib(total_b) + ", but this zkey needs " + mem.describe() +
+                               "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
+    }
+    a = G1DeviceBases(std::span<const ec::G1Affine>(zk.a));
+    b1 = G1DeviceBases(std::span<const ec::G1Affine>(zk.b1));
+    c = G1DeviceBases(std::span<const ec::G1Affine>(zk.c));
+    h = G1DeviceBases(std::span<const ec::G1Affine>(zk.h));
+    if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(zk.b2));
+    w = DeviceBuffer<Fr>(vars);
+    abc = DeviceBuffer<Fr>(3 * n);
+    domain = GpuDomain::get(zk.log2_domain_size, poly::RootConvention::Snarkjs);
+    stream.emplace();
+    g1.emplace();
+    if (opt.b_g2_on_gpu) g2.emplace();
+    CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  groth16::ZkeyMsms stage1(std::span<const Fr> witness, groth16::ZkeyProveTimings* t) {
+    groth16::ZkeyProveTimings local;
+    groth16::ZkeyProveTimings& tt = t ? *t : local;
+    Stopwatch sw;
+    groth16::ZkeyAbc v = groth16::zkey_abc(zk, witness);  // validates the witness
+    tt.abc += sw.lap();
+    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    const cudaStream_t s = *stream;
+    w.upload(witness, s);
+    Fr* d_a = abc.data();
+    Fr* d_b = d_a + n;
+    Fr* d_c = d_b + n;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_a, v.a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice, s));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_b, v.b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice, s));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_c, v.c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice, s));
+    if (fail_next > 0) {
+      --fail_next;
+      stream->sync();
+      throw CudaError(cudaErrorLaunchFailure,
+                      "GpuZkeyProver: injected failure (test hook) on device " + std::to_string(opt.device));
+    }
+    compute_h(d_a, d_b, d_c, zk.log2_domain_size, poly::RootConvention::Snarkjs, s);
+    stream->sync();
+    tt.h_fft += sw.lap();
+
+    std::future<ec::G2> g2_done = std::async(std::launch::async, [&] {
+      Stopwatch g2w;
+      ec::G2 r;
+      if (opt.b_g2_on_gpu) {
+        CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+        r = g2->run_device(b2.view(), w.data(), vars, {}, s);
+      } else {
+        r = ec::msm(std::span<const ec::G2Affine>(zk.b2), witness,
+                    {.pool = opt.pool ? opt.pool : &ThreadPool::global()});
+      }
+      tt.msm_b2 += g2w.lap();
+      return r;
+    });
+    groth16::ZkeyMsms out;
+    out.a = g1->run_device(a.view(), w.data(), vars, {}, s);
+    tt.msm_a += sw.lap();
+    out.b1 = g1->run_device(b1.view(), w.data(), vars, {}, s);
+    tt.msm_b1 += sw.lap();
+    out.c = g1->run_device(c.view(), w.data() + c_first, vars - c_first, {}, s);
+    tt.msm_c += sw.lap();
+    out.h = g1->run_device(h.view(), d_a, n, {}, s);
+    tt.msm_h += sw.lap();
+    out.b2 = g2_done.get();
+    return out;
+  }
+};
+
+GpuProverMemory GpuZkeyProver::memory_needed(const groth16::Zkey& zk, const GpuProverOptions& options) {
+  GpuProverMemory mem;
+  const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
+  mem.bases =
+      (zk.a.size() + zk.b1.size() + zk.c.size() + zk.h.size()) * g1 + (options.b_g2_on_gpu ? zk.b2.size() * g2 : 0);
+  const uint64_t n = zk.domain_size, vars = zk.n_vars;
+  mem.vectors = (vars + 3 * n) * sizeof(Fr);
+  const int sms = 144;
+  mem.scratch = msm_scratch_bytes(std::max(n, vars), 192, sms) +
+                (options.b_g2_on_gpu ? msm_scratch_bytes(vars, 384, sms) : 0) + n * sizeof(Fr) + (uint64_t{64} << 20);
+  return mem;
+}
+
+GpuZkeyProver::GpuZkeyProver(const groth16::Zkey& zkey, const GpuProverOptions& options)
+    : impl_(std::make_unique<Impl>(zkey, options)) {}
+GpuZkeyProver::~GpuZkeyProver() = default;
+groth16::ZkeyMsms GpuZkeyProver::stage1(std::span<const ec::Fr> witness, groth16::ZkeyProveTimings* timings) {
+  return impl_->stage1(witness, timings);
+}
+int GpuZkeyProver::device() const {
+  return impl_->opt.device;
+}
+void GpuZkeyProver::inject_failures(unsigned count) {
+  impl_->fail_next = count;
+}
+
+}  // namespace cuzk::gpu

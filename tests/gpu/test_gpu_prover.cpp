@@ -1,0 +1,266 @@
+// The GPU prover backend against the CPU prover (label gpu; skipped without a device):
+//   - built-in circuits 2^10..2^14, 0/1-heavy (filecoin-like) and full-width (chain) witnesses:
+//     each of the five MSM sums equals the CPU's, and with the same r, s the proof's bytes are
+//     identical; the verifier accepts it; the same with the G2 MSM on the CPU;
+//   - several witnesses through one GpuProver (device buffers reused); a prover without a Pce
+//     (shape only) proves from host a, b, c;
+//   - wrong witness sizes are rejected and the prover stays usable;
+//   - an injected device failure is retried on the CPU (with_cpu_fallback) with the same proof,
+//     and the GPU proves the next witness;
+//   - make_backend(auto) picks the GPU; with two or more devices, witnesses spread over them;
+//   - the snarkjs convention (tests/zkey/{mul3,mix}.zkey): GpuZkeyProver + zkey_finalize equals
+//     groth16::prove_zkey for the same r, s and verifies; backend::prove_zkey retries an injected
+//     failure on the CPU. (CUZK_VECTORS_DIR=<repo>/tests/vectors where the source tree moved.)
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../builtin_fixture.hpp"
+#include "backend/gpu_backend.hpp"
+#include "backend/prover_backend.hpp"
+#include "gpu/cuda_error.hpp"
+#include "gpu/device.hpp"
+#include "gpu/gpu_prover.hpp"
+#include "groth16/proof_codec.hpp"
+#include "groth16/prover_zkey.hpp"
+#include "groth16/verifier.hpp"
+#include "groth16/zkey.hpp"
+#include "r1cs/circom_wtns.hpp"
+
+namespace {
+
+using namespace cuzk;
+using test::builtin_fixture;
+
+#define REQUIRE_GPU()                                                  \
+  do {                                                                 \
+    static const auto scan = ::cuzk::gpu::scan_devices();              \
+    if (scan.devices.empty()) GTEST_SKIP() << scan.unavailable_reason; \
+  } while (0)
+
+groth16::ProofMsms cpu_stage1(const test::BuiltinFixture& f, const circuits::BuiltinWitness& w) {
+  groth16::ProverInput in = groth16::make_prover_input(f.pce, w.inputs, w.aux);
+  return groth16::prove_stage1(f.pk, f.pce, std::move(in));
+}
+
+void expect_same_msms(const groth16::ProofMsms& got, const groth16::ProofMsms& want) {
+  EXPECT_EQ(got.h.to_affine(), want.h.to_affine()) << "msm h";
+  EXPECT_EQ(got.l.to_affine(), want.l.to_affine()) << "msm l";
+  EXPECT_EQ(got.a.to_affine(), want.a.to_affine()) << "msm a";
+  EXPECT_EQ(got.b_g1.to_affine(), want.b_g1.to_affine()) << "msm b_g1";
+  EXPECT_EQ(got.b_g2.to_affine(), want.b_g2.to_affine()) << "msm b_g2";
+}
+
+using Case = std::tuple<std::string, unsigned>;  // kind, log2 constraints
+
+class GpuProverCircuits : public ::testing::TestWithParam<Case> {
+ protected:
+  const test::BuiltinFixture& fixture() const {
+    return builtin_fixture(std::get<0>(GetParam()) + ":2^" + std::to_string(std::get<1>(GetParam())));
+  }
+};
+
+TEST_P(GpuProverCircuits, SameBytesAsTheCpuProver) {
+  REQUIRE_GPU();
+  const auto& f = fixture();
+  for (bool g2_on_gpu : {true, false}) {
+    SCOPED_TRACE(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU");
+    gpu::GpuProver prover(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu});
+    const auto w = f.witness(7);
+    const auto [r, s] = test::fixed_rs(9);
+    groth16::ProveTimings t;
+    const groth16::ProofMsms msms = prover.stage1(w.inputs, w.aux, &t);
+    expect_same_msms(msms, cpu_stage1(f, w));
+    const groth16::Proof got = groth16::prove_finalize(f.pk.vk, msms, r, s, &t);
+    const groth16::Proof want = groth16::prove(f.pk, f.pce, w.inputs, w.aux, r, s);
+    EXPECT_EQ(groth16::encode_proofs({&got, 1}), groth16::encode_proofs({&want, 1}));
+    EXPECT_TRUE(f.verifies(got, w));
+    EXPECT_GT(t.total_s(), 0.0);
+  }
+}
+
+TEST_P(GpuProverCircuits, SeveralWitnessesReuseTheBuffers) {
+  REQUIRE_GPU();
+  const auto& f = fixture();
+  gpu::GpuProver prover(f.pk, f.pce);
+  for (uint64_t seed = 30; seed < 33; ++seed) {
+    const auto w = f.witness(seed);
+    const auto [r, s] = test::fixed_rs(seed);
+    const groth16::Proof got = groth16::prove_finalize(f.pk.vk, prover.stage1(w.inputs, w.aux), r, s);
+    EXPECT_EQ(got, groth16::prove(f.pk, f.pce, w.inputs, w.aux, r, s)) << "witness seed " << seed;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Builtin, GpuProverCircuits,
+                         ::testing::Combine(::testing::Values("chain", "filecoin-like"),
+                                            ::testing::Values(10u, 12u, 14u)),
+                         [](const auto& info) {
+                           std::string k = std::get<0>(info.param);
+                           for (char& c : k)
+                             if (c == '-') c = '_';
+                           return k + "_2_" + std::to_string(std::get<1>(info.param));
+                         });
+
+TEST(GpuProver, RejectsWrongWitnessSizesAndStaysUsable) {
+  REQUIRE_GPU();
+  const auto& f = builtin_fixture("chain:2^10");
+  gpu::GpuProver prover(f.pk, f.pce);
+  const auto w = f.witness(1);
+  std::vector<ec::Fr> short_aux(w.aux.begin(), w.aux.end() - 1);
+  EXPECT_THROW(prover.stage1(w.inputs, short_aux), std::invalid_argument);
+  std::vector<ec::Fr> bad_one = w.inputs;
+  bad_one[0] = ec::Fr::from_u64(2);
+  EXPECT_THROW(prover.stage1(bad_one, w.aux), std::invalid_argument);
+  expect_same_msms(prover.stage1(w.inputs, w.aux), cpu_stage1(f, w));
+  EXPECT_GT(prover.memory().total(), prover.memory().bases);
+  std::printf("memory estimate for chain:2^10: %s\n", prover.memory().describe().c_str());
+}
+
+TEST(GpuProver, ShapeOnlyProverTakesHostAbc) {
+  REQUIRE_GPU();
+  for (const char* name : {"filecoin-like:2^12", "chain:2^12"}) {
+    SCOPED_TRACE(name);
+    const auto& f = builtin_fixture(name);
+    const groth16::CircuitShape shape = groth16::CircuitShape::of(f.pce);
+    gpu::GpuProver prover(f.pk, shape);
+    const auto w = f.witness(8);
+    groth16::ProverInput in = groth16::make_prover_input(f.pce, w.inputs, w.aux);
+    expect_same_msms(prover.stage1_abc(w.inputs, w.aux, in.a, in.b, in.c), cpu_stage1(f, w));
+    EXPECT_THROW(prover.stage1(w.inputs, w.aux), std::logic_error);  // no Pce
+    EXPECT_THROW(prover.stage1_abc(w.inputs, w.aux, std::span(in.a).first(1), in.b, in.c), std::invalid_argument);
+  }
+}
+
+TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
+  REQUIRE_GPU();
+  const auto& f = builtin_fixture("filecoin-like:2^12");
+  auto gpu_be = backend::make_gpu_backend(f.pk, f.pce, {});
+  gpu::GpuProver& prover = gpu_be->prover();
+  prover.inject_failures(1);
+  // Without a fallback the CUDA error reaches the caller as a DeviceFailure.
+  const auto w0 = f.witness(40);
+  EXPECT_THROW(gpu_be->stage1({w0.inputs, w0.aux}, nullptr), backend::DeviceFailure);
+
+  prover.inject_failures(1);
+  const auto be = backend::with_cpu_fallback(std::move(gpu_be), backend::make_cpu_backend(f.pk, f.pce));
+  std::vector<circuits::BuiltinWitness> wit = {f.witness(41), f.witness(42)};
+  std::vector<groth16::Witness> ws = {{wit[0].inputs, wit[0].aux}, {wit[1].inputs, wit[1].aux}};
+  const auto [r0, s0] = test::fixed_rs(41);
+  const auto [r1, s1] = test::fixed_rs(42);
+  const std::vector<ec::Fr> r = {r0, r1}, s = {s0, s1};
+  const std::vector<groth16::Proof> got = be->prove_many(ws, r, s);  // first on the CPU, second on the GPU
+  ASSERT_EQ(got.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(got[i], groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, r[i], s[i])) << i;
+    EXPECT_TRUE(f.verifies(got[i], wit[i]));
+  }
+}
+
+TEST(GpuProver, AutoPicksTheGpuAndSpreadsOverDevices) {
+  REQUIRE_GPU();
+  const auto& f = builtin_fixture("chain:2^12");
+  const auto be = backend::make_backend(f.pk, f.pce, {.kind = backend::BackendKind::Auto});
+  EXPECT_EQ(be->name().rfind("gpu:0", 0), 0u) << be->name();
+  const size_t devices = backend::available_devices().ordinals.size();
+  std::vector<circuits::BuiltinWitness> wit;
+  for (uint64_t i = 0; i < 2 * devices + 1; ++i) wit.push_back(f.witness(50 + i));
+  std::vector<groth16::Witness> ws;
+  std::vector<ec::Fr> r, s;
+  for (size_t i = 0; i < wit.size(); ++i) {
+    ws.push_back({wit[i].inputs, wit[i].aux});
+    const auto [ri, si] = test::fixed_rs(60 + i);
+    r.push_back(ri), s.push_back(si);
+  }
+  const std::vector<groth16::Proof> got = be->prove_many(ws, r, s);
+  ASSERT_EQ(got.size(), ws.size());
+  for (size_t i = 0; i < ws.size(); ++i)
+    EXPECT_EQ(got[i], groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, r[i], s[i])) << i;
+  std::printf("backend %s over %zu device(s)\n", be->name().c_str(), devices);
+}
+
+TEST(GpuProver, MemoryEstimateCoversTheBases) {
+  const auto& f = builtin_fixture("chain:2^10");  // no device needed
+  const auto with_g2 = gpu::GpuProver::memory_needed(f.pk, f.pce, {.b_g2_on_gpu = true});
+  const auto without = gpu::GpuProver::memory_needed(f.pk, f.pce, {.b_g2_on_gpu = false});
+  EXPECT_EQ(with_g2.bases - without.bases, f.pk.b_g2.size() * 192);
+  EXPECT_GE(without.bases, (f.pk.h.size() + f.pk.l.size() + f.pk.a.size() + f.pk.b_g1.size()) * 96);
+  EXPECT_GT(with_g2.scratch, without.scratch);
+}
+
+std::string repo_tests_dir() {
+  const char* env = std::getenv("CUZK_VECTORS_DIR");
+  return std::string(env && *env ? env : CUZK_VECTORS_DIR) + "/..";
+}
+
+struct ZkeyCase {
+  groth16::Zkey zkey;
+  std::vector<ec::Fr> witness;
+};
+ZkeyCase load_zkey_case(const std::string& name) {
+  const std::string root = repo_tests_dir();
+  auto z = groth16::load_zkey(root + "/zkey/" + name + ".zkey");
+  if (!z) throw std::runtime_error(z.error());
+  auto w = circom::load_wtns(root + "/circom/" + name + ".wtns");
+  if (!w) throw std::runtime_error(w.error());
+  return {std::move(z).value(), std::move(w).value()};
+}
+
+class GpuZkey : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
+  REQUIRE_GPU();
+  const ZkeyCase c = load_zkey_case(GetParam());
+  const auto [r, s] = test::fixed_rs(77);
+  const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
+  const auto pub = std::span<const ec::Fr>(c.witness).subspan(1, c.zkey.n_public);
+  for (bool g2_on_gpu : {true, false}) {
+    SCOPED_TRACE(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU");
+    gpu::GpuZkeyProver prover(c.zkey, {.b_g2_on_gpu = g2_on_gpu});
+    groth16::ZkeyProveTimings t;
+    const groth16::Proof got = groth16::zkey_finalize(c.zkey, prover.stage1(c.witness, &t), r, s);
+    EXPECT_EQ(got, want);
+    const auto ok = groth16::verify(groth16::prepare(groth16::vk_from_zkey(c.zkey)), got, pub);
+    EXPECT_TRUE(ok && ok.value());
+    // A second witness through the same buffers.
+    EXPECT_EQ(groth16::zkey_finalize(c.zkey, prover.stage1(c.witness), s, r),
+              groth16::prove_zkey(c.zkey, c.witness, s, r));
+  }
+}
+
+TEST_P(GpuZkey, InjectedFailureIsRetriedOnTheCpu) {
+  REQUIRE_GPU();
+  const ZkeyCase c = load_zkey_case(GetParam());
+  const auto [r, s] = test::fixed_rs(78);
+  const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
+  std::string used;
+  EXPECT_EQ(backend::prove_zkey(c.zkey, c.witness, r, s, {.kind = backend::BackendKind::Gpu}, nullptr, &used), want);
+  EXPECT_EQ(used, "gpu:0");
+  EXPECT_EQ(backend::prove_zkey(c.zkey, c.witness, r, s, {.kind = backend::BackendKind::Gpu, .test_inject_failures = 1},
+                                nullptr, &used),
+            want);
+  EXPECT_EQ(used, "cpu");
+  EXPECT_THROW(
+      backend::prove_zkey(c.zkey, c.witness, r, s,
+                          {.kind = backend::BackendKind::Gpu, .cpu_fallback = false, .test_inject_failures = 1}),
+      backend::DeviceFailure);
+}
+
+INSTANTIATE_TEST_SUITE_P(Circom, GpuZkey, ::testing::Values("mul3", "mix"));
+
+TEST(GpuProver, BackendInjectedFailureFallsBackThroughMakeBackend) {
+  REQUIRE_GPU();
+  const auto& f = builtin_fixture("chain:2^10");
+  const auto be = backend::make_backend(f.pk, f.pce, {.kind = backend::BackendKind::Gpu, .test_inject_failures = 1});
+  const auto w = f.witness(90);
+  const auto [r, s] = test::fixed_rs(90);
+  const groth16::Witness ws{w.inputs, w.aux};
+  const groth16::Proof want = groth16::prove(f.pk, f.pce, w.inputs, w.aux, r, s);
+  EXPECT_EQ(be->prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);  // on the CPU
+  EXPECT_EQ(be->prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);  // on the GPU
+}
+
+}  // namespace
