@@ -63,20 +63,23 @@ struct SizeCase {
   uint64_t constraints, inputs, aux;
 };
 
-// The challenges recorded concurrently and merged give exactly the sequential recording.
+// The challenges recorded concurrently and merged, or one challenge recorded and copied, give
+// exactly the sequential recording.
 TEST(PorepCircuit, ParallelRecordingEqualsSequential) {
   const PorepCircuitShape shape = PorepCircuitShape::of(registered_seal_proof("StackedDrg2KiBV1_1"));
   ThreadPool pool(3);
   const r1cs::CompactR1cs seq = record_porep_circuit(shape);
-  const r1cs::CompactR1cs par = record_porep_circuit_parallel(shape, pool);
-  EXPECT_EQ(par.num_inputs, seq.num_inputs);
-  EXPECT_EQ(par.num_aux, seq.num_aux);
-  EXPECT_EQ(par.num_constraints, seq.num_constraints);
-  EXPECT_EQ(par.coeffs, seq.coeffs);
-  for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
-    EXPECT_EQ(p->row_ptr, s->row_ptr);
-    EXPECT_EQ(p->col, s->col);
-    EXPECT_EQ(p->coeff, s->coeff);
+  for (const r1cs::CompactR1cs& par :
+       {record_porep_circuit_parallel(shape, pool), record_porep_circuit_replicated(shape, pool)}) {
+    EXPECT_EQ(par.num_inputs, seq.num_inputs);
+    EXPECT_EQ(par.num_aux, seq.num_aux);
+    EXPECT_EQ(par.num_constraints, seq.num_constraints);
+    EXPECT_EQ(par.coeffs, seq.coeffs);
+    for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
+      EXPECT_EQ(p->row_ptr, s->row_ptr);
+      EXPECT_EQ(p->col, s->col);
+      EXPECT_EQ(p->coeff, s->coeff);
+    }
   }
 }
 

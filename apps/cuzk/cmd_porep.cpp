@@ -82,9 +82,8 @@ std::optional<filecoin::PorepCircuitShape> porep_shape_of(const std::string& cir
 pce::Pce porep_pce(const filecoin::PorepCircuitShape& shape, const std::string& circuit_id, bool quiet) {
   r1cs::CompactR1cs r;
   {
-    Progress bar("synthesize " + circuit_id, shape.challenges, !quiet);
-    r = filecoin::record_porep_circuit_parallel(shape, ThreadPool::global(),
-                                                [&bar](size_t done, size_t) { bar.update(done); });
+    Progress bar("record " + circuit_id, 1, !quiet);
+    r = filecoin::record_porep_circuit_replicated(shape, ThreadPool::global());
   }
   return pce::build_pce(r, {circuit_id, {}, false});
 }

@@ -105,7 +105,7 @@ Result<PceHandle> PceCache::extract(const CircuitDef& def) {
     if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
-    built = pce::build_pce(filecoin::record_porep_circuit_parallel(shape, ThreadPool::global()), bo);
+    built = pce::build_pce(filecoin::record_porep_circuit_replicated(shape, ThreadPool::global()), bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;

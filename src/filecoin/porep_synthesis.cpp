@@ -43,7 +43,19 @@ r1cs::CompactR1cs record_porep_circuit_parallel(const PorepCircuitShape& shape, 
       progress(n, w.challenges.size());
     }
   });
-  return r1cs::merge_segments(std::move(head).take_raw(), std::move(blocks), true);
+  return r1cs::merge_segments(std::move(head).take_raw(), std::move(blocks), true, &pool);
+}
+
+r1cs::CompactR1cs record_porep_circuit_replicated(const PorepCircuitShape& shape, ThreadPool& pool) {
+  const PorepCircuitWitness w = PorepCircuitWitness::blank(shape);
+  porep_detail::check_witness(shape, w);
+  r1cs::RecordingCS head;
+  const porep_detail::TopVars top = porep_detail::top_circuit(head, w);
+  r1cs::RecordingCS cs(head.num_inputs(), head.num_aux());
+  porep_detail::challenge_at(cs, shape, w, 0, top);
+  std::vector<r1cs::CompactR1cs> block;
+  block.push_back(std::move(cs).take_raw());
+  return r1cs::merge_segments(std::move(head).take_raw(), std::move(block), true, &pool, w.challenges.size());
 }
 
 PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t partition) {

@@ -20,6 +20,11 @@ r1cs::CompactR1cs record_porep_circuit(const PorepCircuitShape& shape, const Por
 // progress is called under a lock from the pool's threads. Peak memory is about twice the result.
 r1cs::CompactR1cs record_porep_circuit_parallel(const PorepCircuitShape& shape, ThreadPool& pool,
                                                 const PorepProgress& progress = {});
+// The same matrices from one recorded challenge: the blank circuit's challenges are identical in
+// structure (only their variables' numbers differ), so challenge 0 is recorded once and copied,
+// renumbered, for the others on `pool`. The fastest extraction (32 GiB: one challenge of ~7 M
+// constraints recorded, the rest memory copies); tests check it against the sequential recording.
+r1cs::CompactR1cs record_porep_circuit_replicated(const PorepCircuitShape& shape, ThreadPool& pool);
 
 struct PorepAssignment {
   std::vector<Fr> inputs;  // ONE first

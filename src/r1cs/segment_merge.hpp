@@ -12,12 +12,19 @@
 #include <vector>
 
 #include "r1cs/recording_cs.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::r1cs {
 
 // head: the first segment (numbered from ONE); blocks: each recorded by RecordingCS(head inputs,
 // head aux). finalize appends the Groth16 input constraints (RecordingCS::finalize).
-inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blocks, bool finalize) {
+//
+// copies > 0 (with exactly one block): the block stands for `copies` identical blocks (the blank
+// PoRep circuit's challenges do not depend on the challenge index), each renumbered as above.
+inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blocks, bool finalize,
+                                  ThreadPool* pool = nullptr, size_t copies = 0) {
+  if (copies != 0 && blocks.size() != 1) throw std::logic_error("merge_segments: copies needs exactly one block");
+  const size_t num_blocks = copies != 0 ? copies : blocks.size();
   constexpr uint32_t kTag = RecordingCS::AUX_TAG;
   const size_t in_base = head.num_inputs, aux_base = head.num_aux;
   const size_t block_in = blocks.empty() ? 0 : blocks[0].num_inputs - in_base;
@@ -31,38 +38,51 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
     }
   }
   CompactR1cs out;
-  out.num_inputs = in_base + blocks.size() * block_in;
-  out.num_aux = aux_base + blocks.size() * block_aux;
+  out.num_inputs = in_base + num_blocks * block_in;
+  out.num_aux = aux_base + num_blocks * block_aux;
   if (out.num_inputs + out.num_aux > 0xFFFFFFFFull || out.num_aux >= kTag) {
     throw std::length_error("merge_segments: more than 2^32 columns");
   }
-  CoeffInterner interner;
-  size_t total_rows = head.num_constraints, nnz[3] = {head.a.nnz(), head.b.nnz(), head.c.nnz()};
-  for (const CompactR1cs& b : blocks) {
-    total_rows += b.num_constraints;
-    nnz[0] += b.a.nnz();
-    nnz[1] += b.b.nnz();
-    nnz[2] += b.c.nnz();
+  // Where each segment's rows and non-zeros land, so the segments are copied concurrently.
+  std::vector<CompactR1cs*> segs{&head};
+  for (size_t j = 0; j < num_blocks; ++j) segs.push_back(&blocks[copies != 0 ? 0 : j]);
+  const size_t n = segs.size();
+  std::vector<uint64_t> row_off(n + 1, 0);
+  std::vector<uint64_t> nnz_off[3] = {std::vector<uint64_t>(n + 1, 0), std::vector<uint64_t>(n + 1, 0),
+                                      std::vector<uint64_t>(n + 1, 0)};
+  for (size_t j = 0; j < n; ++j) {
+    row_off[j + 1] = row_off[j] + segs[j]->num_constraints;
+    nnz_off[0][j + 1] = nnz_off[0][j] + segs[j]->a.nnz();
+    nnz_off[1][j + 1] = nnz_off[1][j] + segs[j]->b.nnz();
+    nnz_off[2][j + 1] = nnz_off[2][j] + segs[j]->c.nnz();
   }
-  if (finalize) {
-    total_rows += out.num_inputs;
-    nnz[0] += out.num_inputs;
-  }
+  const size_t extra_rows = finalize ? out.num_inputs : 0;
   CompactMatrix* dst[3] = {&out.a, &out.b, &out.c};
   for (int m = 0; m < 3; ++m) {
-    dst[m]->row_ptr.reserve(total_rows + 1);
-    dst[m]->col.reserve(nnz[m]);
-    dst[m]->coeff.reserve(nnz[m]);
+    const uint64_t total = nnz_off[m][n] + (m == 0 ? extra_rows : 0);
+    dst[m]->row_ptr.assign(row_off[n] + extra_rows + 1, 0);
+    dst[m]->col.resize(total);
+    dst[m]->coeff.resize(total);
   }
-  auto append = [&](CompactR1cs& seg, size_t j, bool is_block) {
-    std::vector<uint32_t> remap(seg.coeffs.size());
-    for (size_t k = 0; k < seg.coeffs.size(); ++k) remap[k] = interner.intern(seg.coeffs[k]);
-    const uint64_t in_shift = is_block ? j * block_in : 0, aux_shift = is_block ? j * block_aux : 0;
+  // One coefficient table: each segment's indices remapped (few distinct values, interned in
+  // segment order, which is the order a sequential recording meets them).
+  CoeffInterner interner;
+  std::vector<std::vector<uint32_t>> remap(n);
+  for (size_t j = 0; j < n; ++j) {
+    for (const Fr& v : segs[j]->coeffs) remap[j].push_back(interner.intern(v));
+  }
+  const bool shared_block = copies > 1;  // its rows are read by every copy: freed at the end
+  auto copy_segment = [&](size_t j) {
+    CompactR1cs& seg = *segs[j];
+    const bool is_block = j > 0;
+    const uint64_t in_shift = is_block ? (j - 1) * block_in : 0, aux_shift = is_block ? (j - 1) * block_aux : 0;
     CompactMatrix* src[3] = {&seg.a, &seg.b, &seg.c};
     for (int m = 0; m < 3; ++m) {
       CompactMatrix& d = *dst[m];
-      const uint64_t base = d.col.size();
-      for (uint32_t col : src[m]->col) {
+      const uint64_t base = nnz_off[m][j];
+      const std::vector<uint32_t>& cols = src[m]->col;
+      for (size_t k = 0; k < cols.size(); ++k) {
+        const uint32_t col = cols[k];
         uint64_t c;
         if (col & kTag) {
           uint64_t a = col & ~kTag;
@@ -71,23 +91,27 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
         } else {
           c = col >= in_base ? col + in_shift : col;
         }
-        d.col.push_back(static_cast<uint32_t>(c));
+        d.col[base + k] = static_cast<uint32_t>(c);
+        d.coeff[base + k] = remap[j][src[m]->coeff[k]];
       }
-      for (uint32_t k : src[m]->coeff) d.coeff.push_back(remap[k]);
-      for (size_t r = 1; r < src[m]->row_ptr.size(); ++r) d.row_ptr.push_back(base + src[m]->row_ptr[r]);
-      *src[m] = {};  // free as we go
+      for (size_t r = 1; r < src[m]->row_ptr.size(); ++r) d.row_ptr[row_off[j] + r] = base + src[m]->row_ptr[r];
+      if (!shared_block) *src[m] = {};  // free as we go
     }
-    out.num_constraints += seg.num_constraints;
   };
-  append(head, 0, false);
-  for (size_t j = 0; j < blocks.size(); ++j) append(blocks[j], j, true);
+  if (pool != nullptr) {
+    pool->parallel_for(n, copy_segment);
+  } else {
+    for (size_t j = 0; j < n; ++j) copy_segment(j);
+  }
+  out.num_constraints = row_off[n];
   if (finalize) {
     for (size_t i = 0; i < out.num_inputs; ++i) {
-      out.a.col.push_back(static_cast<uint32_t>(i));
-      out.a.coeff.push_back(0);  // +1
-      out.a.row_ptr.push_back(out.a.col.size());
-      out.b.row_ptr.push_back(out.b.col.size());
-      out.c.row_ptr.push_back(out.c.col.size());
+      const uint64_t row = row_off[n] + i + 1, k = nnz_off[0][n] + i;
+      out.a.col[k] = static_cast<uint32_t>(i);
+      out.a.coeff[k] = 0;  // +1
+      out.a.row_ptr[row] = k + 1;
+      out.b.row_ptr[row] = nnz_off[1][n];
+      out.c.row_ptr[row] = nnz_off[2][n];
     }
     out.num_constraints += out.num_inputs;
   }
