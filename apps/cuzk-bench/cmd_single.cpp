@@ -86,10 +86,10 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
     return 2;
   }
   const auto& submit = req->submit();
-  const uint32_t partitions =
-      porep ? porep->partitions
-            : static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size()
-                                                                : submit.partition_inputs_size());
+  const uint32_t partitions = porep
+                                  ? porep->partitions
+                                  : static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size()
+                                                                                      : submit.partition_inputs_size());
 
   v1::ProveResponse resp;
   grpc::Status st;

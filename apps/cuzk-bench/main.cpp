@@ -157,8 +157,8 @@ int main(int argc, char** argv) {
     }
 
     // single / batch: a circuit id (GENERIC) or a C1 file (PoRep).
-    for (auto [opts_type, circuit, c1] : {std::tuple{&single_type, &single.circuit, &single.c1},
-                                          std::tuple{&batch_type, &batch.circuit, &batch.c1}}) {
+    for (auto [opts_type, circuit, c1] :
+         {std::tuple{&single_type, &single.circuit, &single.c1}, std::tuple{&batch_type, &batch.circuit, &batch.c1}}) {
       if (name != (opts_type == &single_type ? "single" : "batch")) continue;
       if (*opts_type == "porep" && c1->empty()) {
         std::cerr << "cuzk-bench: --type porep needs --c1 FILE\n";
