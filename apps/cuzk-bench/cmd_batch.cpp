@@ -323,13 +323,8 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   // PoRep: the circuit and the partitions follow from the C1 output.
   std::optional<PorepC1> porep;
   BatchOptions o = options;
-  if (!o.c1.empty()) {
-    auto c = load_porep_c1(o.c1);
-    if (!c) {
-      std::cerr << "cuzk-bench: " << c.error() << "\n";
-      return 2;
-    }
-    porep = std::move(*c);
+  if (!load_porep_option(o.c1, porep)) return 2;
+  if (porep) {
     o.circuit = porep->circuit_id;
     o.partitions = porep->partitions;
   }

@@ -70,14 +70,7 @@ Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* po
 
 int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, nlohmann::json& json) {
   std::optional<PorepC1> porep;
-  if (!o.c1.empty()) {
-    auto c = load_porep_c1(o.c1);
-    if (!c) {
-      std::cerr << "cuzk-bench: " << c.error() << "\n";
-      return 2;
-    }
-    porep = std::move(*c);
-  }
+  if (!load_porep_option(o.c1, porep)) return 2;
   const std::string circuit = porep ? porep->circuit_id : o.circuit;
   std::string request_id;
   auto req = build_request(o, porep ? &*porep : nullptr, request_id);

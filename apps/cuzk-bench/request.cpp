@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "filecoin/c1_output.hpp"
@@ -134,6 +135,17 @@ Result<PorepC1> load_porep_c1(const std::string& path) {
   }
   out.vanilla_proof = std::move(*bytes);
   return out;
+}
+
+bool load_porep_option(const std::string& path, std::optional<PorepC1>& out) {
+  if (path.empty()) return true;
+  auto c = load_porep_c1(path);
+  if (!c) {
+    std::cerr << "cuzk-bench: " << c.error() << "\n";
+    return false;
+  }
+  out = std::move(*c);
+  return true;
 }
 
 void set_porep_request(v1::SubmitProofRequest& s, const PorepC1& c1) {

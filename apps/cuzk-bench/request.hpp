@@ -2,6 +2,7 @@
 // Building GENERIC proof requests: partition inputs (hex, seeded or random), .wtns files, request
 // ids and priorities.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,5 +47,8 @@ struct PorepC1 {
 // Parses and validates the file locally (errors name the file and the JSON field).
 Result<PorepC1> load_porep_c1(const std::string& path);
 void set_porep_request(v1::SubmitProofRequest& s, const PorepC1& c1);
+// --c1 of single/batch: nothing when `path` is empty, the loaded C1 otherwise; false (after printing
+// the error on stderr) when it cannot be loaded.
+bool load_porep_option(const std::string& path, std::optional<PorepC1>& out);
 
 }  // namespace cuzk::bench

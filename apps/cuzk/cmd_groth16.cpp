@@ -13,6 +13,7 @@
 
 #include "backend/prover_backend.hpp"
 #include "circuits/builtin.hpp"
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "groth16/params_file.hpp"
@@ -37,12 +38,7 @@ namespace cuzk::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using groth16::Fr;
-
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -52,12 +48,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-template <class T>
-T must(Result<T> r) {
-  if (!r) throw std::runtime_error(r.error());
-  return std::move(r).value();
-}
 
 void write_text(const std::string& path, const std::string& text) {
   AtomicFile f(path);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "backend/prover_backend.hpp"
+#include "cli_util.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
@@ -27,18 +28,7 @@
 namespace cuzk::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using ff::Fr;
-
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-template <class T>
-T must(Result<T> r) {
-  if (!r) throw std::runtime_error(r.error());
-  return std::move(r).value();
-}
 
 std::vector<uint32_t> selected_partitions(const Groth16Options& o, const filecoin::RegisteredSealProof& proof) {
   std::vector<uint32_t> out = o.partitions;

@@ -225,30 +225,18 @@ struct Validator {
       check_column(cols.drg_parents[i], rcp.field("drg_parents").at(i));
     for (size_t i = 0; i < cols.exp_parents.size(); ++i)
       check_column(cols.exp_parents[i], rcp.field("exp_parents").at(i));
-    const auto drg = graph.base_parents(c);
-    const auto exp = graph.expanded_parents(c);
-    for (size_t i = 0; i < drg.size(); ++i) {
-      if (cols.drg_parents[i].column.index != drg[i]) {
-        rcp.field("drg_parents")
-            .at(i)
-            .field("column")
-            .field("index")
-            .fail("is node " + std::to_string(cols.drg_parents[i].column.index) + ", but DRG parent " +
-                  std::to_string(i) + " of node " + std::to_string(c) + " in the SDR graph is " +
-                  std::to_string(drg[i]));
+    auto check_parents = [&](const std::vector<ColumnProof>& got, const auto& want, const char* field,
+                             const char* kind) {
+      for (size_t i = 0; i < want.size(); ++i) {
+        if (got[i].column.index != want[i]) {
+          rcp.field(field).at(i).field("column").field("index").fail(
+              "is node " + std::to_string(got[i].column.index) + ", but " + kind + " parent " + std::to_string(i) +
+              " of node " + std::to_string(c) + " in the SDR graph is " + std::to_string(want[i]));
+        }
       }
-    }
-    for (size_t i = 0; i < exp.size(); ++i) {
-      if (cols.exp_parents[i].column.index != exp[i]) {
-        rcp.field("exp_parents")
-            .at(i)
-            .field("column")
-            .field("index")
-            .fail("is node " + std::to_string(cols.exp_parents[i].column.index) + ", but expander parent " +
-                  std::to_string(i) + " of node " + std::to_string(c) + " in the SDR graph is " +
-                  std::to_string(exp[i]));
-      }
-    }
+    };
+    check_parents(cols.drg_parents, graph.base_parents(c), "drg_parents", "DRG");
+    check_parents(cols.exp_parents, graph.expanded_parents(c), "exp_parents", "expander");
 
     // Tree R: the replica node at the challenge, i.e. the last layer's label plus the data
     // (the "encode" step the circuit re-does), under comm_r_last.

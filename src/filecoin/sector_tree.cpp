@@ -53,6 +53,25 @@ Bytes32 hash_children(TreeHasher hasher, std::span<const Bytes32> children) {
 namespace {
 
 // Splits the per-level path elements into the proof's base, sub and top paths.
+// The siblings of leaf i, level by level; node(h, k) is node k of level h (0 = leaves).
+template <class NodeAt>
+std::vector<PathElement> path_of(const TreeLayout& layout, uint64_t i, NodeAt&& node) {
+  std::vector<PathElement> path;
+  uint64_t pos = i;
+  for (size_t h = 0; h < layout.arities.size(); ++h) {
+    const uint32_t a = layout.arities[h];
+    PathElement e;
+    e.index = pos % a;
+    const uint64_t first = pos - e.index;
+    for (uint64_t k = first; k < first + a; ++k) {
+      if (k != pos) e.hashes.push_back(node(h, k));
+    }
+    path.push_back(std::move(e));
+    pos /= a;
+  }
+  return path;
+}
+
 MerkleProof assemble(const TreeLayout& layout, const Bytes32& leaf, const Bytes32& root,
                      std::vector<PathElement> path) {
   MerkleProof p;
@@ -89,20 +108,7 @@ DenseTree::DenseTree(TreeLayout layout, std::vector<Bytes32> leaves) : layout_(s
 
 MerkleProof DenseTree::prove(uint64_t i) const {
   if (i >= rows_.front().size()) throw std::out_of_range("leaf " + std::to_string(i) + " beyond the tree");
-  std::vector<PathElement> path;
-  uint64_t pos = i;
-  for (size_t h = 0; h < layout_.arities.size(); ++h) {
-    const uint32_t a = layout_.arities[h];
-    PathElement e;
-    e.index = pos % a;
-    const uint64_t first = pos - e.index;
-    for (uint64_t k = first; k < first + a; ++k) {
-      if (k != pos) e.hashes.push_back(rows_[h][k]);
-    }
-    path.push_back(std::move(e));
-    pos /= a;
-  }
-  return assemble(layout_, leaf(i), root(), std::move(path));
+  return assemble(layout_, leaf(i), root(), path_of(layout_, i, [&](size_t h, uint64_t k) { return rows_[h][k]; }));
 }
 
 SparseTree::SparseTree(TreeLayout layout, const Bytes32& default_leaf, const std::unordered_map<uint64_t, Bytes32>& set)
@@ -144,20 +150,7 @@ const Bytes32& SparseTree::node(size_t level, uint64_t index) const {
 
 MerkleProof SparseTree::prove(uint64_t i) const {
   if (i >= layout_.leaves()) throw std::out_of_range("leaf " + std::to_string(i) + " beyond the tree");
-  std::vector<PathElement> path;
-  uint64_t pos = i;
-  for (size_t h = 0; h < layout_.arities.size(); ++h) {
-    const uint32_t a = layout_.arities[h];
-    PathElement e;
-    e.index = pos % a;
-    const uint64_t first = pos - e.index;
-    for (uint64_t k = first; k < first + a; ++k) {
-      if (k != pos) e.hashes.push_back(node(h, k));
-    }
-    path.push_back(std::move(e));
-    pos /= a;
-  }
-  return assemble(layout_, node(0, i), root_, std::move(path));
+  return assemble(layout_, node(0, i), root_, path_of(layout_, i, [&](size_t h, uint64_t k) { return node(h, k); }));
 }
 
 }  // namespace cuzk::filecoin

@@ -22,28 +22,18 @@
 #include "gpu/ntt.hpp"
 #include "gpu/pce_matvec.hpp"
 #include "poly/domain.hpp"
+#include "util/stopwatch.hpp"
 
 namespace cuzk::gpu {
 
 namespace {
 
+using cuzk::Stopwatch;
+
 using ec::Fr;
 using groth16::CircuitShape;
 using groth16::ProofMsms;
 using groth16::ProveTimings;
-
-class Stopwatch {
- public:
-  double lap() {
-    const auto t = std::chrono::steady_clock::now();
-    const double s = std::chrono::duration<double>(t - t0_).count();
-    t0_ = t;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
-};
 
 void add_time(ProveTimings* t, double ProveTimings::*field, double s) {
   if (t) t->*field += s;

@@ -9,29 +9,17 @@
 #include "pce/matvec.hpp"
 #include "poly/domain.hpp"
 #include "util/rng.hpp"
+#include "util/stopwatch.hpp"
 
 namespace cuzk::groth16 {
 
 namespace {
 
+using cuzk::Stopwatch;
+
 ThreadPool& pool_of(const ProverOptions& o) {
   return o.pool ? *o.pool : ThreadPool::global();
 }
-
-class Stopwatch {
- public:
-  Stopwatch() : t0_(std::chrono::steady_clock::now()) {}
-  // Seconds since construction or the previous lap.
-  double lap() {
-    const auto t = std::chrono::steady_clock::now();
-    const double s = std::chrono::duration<double>(t - t0_).count();
-    t0_ = t;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point t0_;
-};
 
 void add_time(ProveTimings* t, double ProveTimings::*field, double s) {
   if (t) t->*field += s;
