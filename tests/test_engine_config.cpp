@@ -8,7 +8,9 @@
 #include <set>
 #include <string>
 
+#include "engine/circuit_registry.hpp"
 #include "engine/config.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "test_helpers.hpp"
 
 namespace fs = std::filesystem;
@@ -541,4 +543,39 @@ TEST(EngineConfig, ExampleConfigParses) {
       EXPECT_TRUE(documented.count(sec + "." + keys.substr(0, pos))) << sec << "." << keys.substr(0, pos);
     }
   }
+}
+
+// PoRep circuits: "porep:<size>" resolves to the official parameter file when it is in the
+// parameter directory (filecoin's v28 name), else to test-only keys there; bad sizes are errors.
+TEST(CircuitRegistry, PorepKeysOfficialOrTestOnly) {
+  TempDir dir;
+  Config cfg;
+  cfg.daemon.data_dir = dir.str();
+  cfg.srs.param_dir = dir.str() + "/params";
+  cfg.pce.dir = dir.str() + "/pce";
+  fs::create_directories(cfg.srs.param_dir);
+  ASSERT_TRUE(cfg.finalize().ok());
+  {
+    const cuzk::engine::CircuitRegistry reg(cfg);
+    auto d = reg.find("porep:2KiB");
+    ASSERT_TRUE(d.ok()) << d.error();
+    EXPECT_EQ(d->source, cuzk::engine::CircuitSource::Porep);
+    EXPECT_EQ(d->porep_sector_size, 2048u);
+    EXPECT_TRUE(d->test_setup);
+    EXPECT_EQ(d->params_path, cfg.srs.param_dir + "/porep_2KiB.params");
+    EXPECT_FALSE(d->takes_wtns());
+    EXPECT_TRUE(d->synthesizable());
+    EXPECT_FALSE(reg.find("porep:3KiB").ok());
+    EXPECT_EQ(reg.find("porep:2048")->id, "porep:2KiB");
+  }
+  const std::string stem =
+      cfg.srs.param_dir + "/" + cuzk::filecoin::porep_parameter_file_stem(cuzk::filecoin::default_seal_proof(2048));
+  std::ofstream(stem + ".params") << "x";
+  std::ofstream(stem + ".vk") << "x";
+  const cuzk::engine::CircuitRegistry reg(cfg);
+  auto d = reg.find("porep:2KiB");
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_FALSE(d->test_setup);
+  EXPECT_EQ(d->params_path, stem + ".params");
+  EXPECT_EQ(d->vk_path, stem + ".vk");
 }
