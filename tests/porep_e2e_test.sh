@@ -6,7 +6,7 @@
 #     against another sector's C1 -> not 0;
 #   - a C1 with one flipped byte: prove fails naming the JSON field, and writes no proof;
 #   - through the daemon: POREP_SEAL_COMMIT with the wrapped C1 (cuzk-bench single --c1 checks
-#     the proof against the inputs it derives itself), and the flipped C1 refused at submit.
+#     the proof against the inputs it derives itself); the flipped C1 refused by cuzk-bench.
 # Usage: porep_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
 cuzk=$1
@@ -65,10 +65,12 @@ run 0 "$tmp/bench.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" 
 grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
 run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
   --proof "$tmp/daemon-proof.bin"
-run 1 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 \
+# cuzk-bench checks a C1 before sending it (usage error, naming the field); the daemon's own
+# refusal of the same C1 (INVALID_ARGUMENT at submit) is test_engine's BadRequests case.
+run 2 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 \
   single --c1 "$tmp/c1-flipped.json" --no-verify
-grep -q "INVALID_ARGUMENT" "$tmp/bench-flipped.log" && grep -q "comm_d" "$tmp/bench-flipped.log" ||
-  { echo "FAIL: the daemon did not refuse the flipped C1 with a clear error:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
+grep -q "comm_d" "$tmp/bench-flipped.log" ||
+  { echo "FAIL: cuzk-bench did not name the bad field:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
 echo "daemon: $(( $(date +%s) - t2 )) s"
 
 if [ "$fail" -ne 0 ]; then

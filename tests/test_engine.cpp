@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "engine/engine.hpp"
+#include "filecoin/c1_output.hpp"
+#include "filecoin/seal.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/verifier.hpp"
@@ -187,6 +189,24 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   expect_invalid(r, "vanilla_proof is empty");
   r.vanilla_proof = "{\"SectorNum\": 1}";
   expect_invalid(r, "vanilla_proof: ");
+  {
+    // A sealed sector's C1 with one byte of comm_d flipped: refused at submit, naming the field.
+    const auto& proof = cuzk::filecoin::registered_seal_proof("StackedDrg2KiBV1_1");
+    cuzk::filecoin::SealParams sp;
+    sp.sector_id = 1;
+    sp.ticket.fill(1);
+    sp.seed.fill(2);
+    cuzk::filecoin::SealCommitPhase1Output c1 =
+        cuzk::filecoin::seal_sector(proof, cuzk::filecoin::random_sector_data(proof.shape.nodes, 3), sp).c1;
+    c1.comm_d[5] ^= 1;
+    r.vanilla_proof = cuzk::filecoin::to_wrapper_json(c1, 1);
+    expect_invalid(r, "comm_d");
+    c1.comm_d[5] ^= 1;  // valid again, but not the size the request states
+    r.vanilla_proof = cuzk::filecoin::to_wrapper_json(c1, 1);
+    r.sector_size = 4096;
+    expect_invalid(r, "sector_size 4096 does not match");
+    r.sector_size = 0;
+  }
   r.vanilla_proof = {};
   r.kind = ProofKind::SnapDealsUpdate;
   expect_invalid(r, "not served");
