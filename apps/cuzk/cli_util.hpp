@@ -1,7 +1,10 @@
 #pragma once
 // Small helpers the `cuzk` subcommands share.
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "util/result.hpp"
@@ -15,6 +18,15 @@ inline double since(Clock::time_point t0) {
 }
 
 // The value, or a std::runtime_error carrying the error message.
+// A whole file; a std::runtime_error naming the path when it cannot be opened.
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 template <class T>
 T must(Result<T> r) {
   if (!r) throw std::runtime_error(r.error());

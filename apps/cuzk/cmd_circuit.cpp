@@ -1,7 +1,5 @@
 // `cuzk circuit info`: the size of a named test circuit (constraints, inputs, aux), built without
 // values, next to the count the reference implementation's own test asserts for it.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -10,6 +8,7 @@
 #include "filecoin/porep_circuit_info.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/test_circuits.hpp"
+#include "util/progress.hpp"
 
 namespace cuzk::cli {
 
@@ -62,10 +61,11 @@ int run_porep_info(const CircuitOptions& o) {
     shape = filecoin::PorepCircuitShape::of(proof);
     what = "porep " + filecoin::sector_size_name(proof.shape.sector_size);
   }
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const filecoin::PorepCircuitInfo info = filecoin::porep_circuit_info(shape, [tty](size_t done, size_t total) {
-    if (tty) std::cerr << "\rcounting: challenge " << done << "/" << total << (done == total ? "\n" : "") << std::flush;
-  });
+  filecoin::PorepCircuitInfo info;
+  {
+    Progress bar("counting challenges", shape.challenges);
+    info = filecoin::porep_circuit_info(shape, [&bar](size_t done, size_t) { bar.update(done); });
+  }
   if (o.json) {
     nlohmann::ordered_json j;
     j["circuit"] = what;

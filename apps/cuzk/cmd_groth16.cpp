@@ -55,14 +55,6 @@ void write_text(const std::string& path, const std::string& text) {
   f.commit();
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // The circuit to prove or to set up: a PCE from a .pce file, a circom .r1cs or a built-in
 // circuit; plus, for built-in circuits, their own witness.
 struct Circuit {

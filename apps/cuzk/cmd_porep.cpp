@@ -175,11 +175,7 @@ int porep_verify(const Groth16Options& o) {
   const filecoin::SealCommitPhase1Output& c1 = w.c1;
   const std::vector<uint32_t> parts = selected_partitions(o, *c1.registered_proof);
   const groth16::VerifyingKey vk = must(groth16::read_vk(o.vk));
-  std::ifstream in(o.proof, std::ios::binary);
-  if (!in) throw std::runtime_error(o.proof + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string bytes = ss.str();
+  const std::string bytes = read_text(o.proof);
   const std::vector<groth16::Proof> proofs =
       must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
   if (proofs.size() != parts.size()) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/registered_proof.hpp"
@@ -28,12 +29,7 @@ namespace cuzk::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 using filecoin::Bytes32;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Input errors (exit code 2).
 struct UsageError : std::invalid_argument {
@@ -55,18 +51,14 @@ Bytes32 parse_hex32(const std::string& what, const std::string& hex) {
   return b;
 }
 
-// "2KiB" -> the size's V1 name fragment and bytes.
-uint64_t parse_sector_size(const std::string& s) {
-  for (const auto& p : filecoin::registered_seal_proofs()) {
-    const std::string name(p.name);  // StackedDrg<size>V1...
-    if (name == "StackedDrg" + s + "V1") return p.shape.sector_size;
-  }
-  throw UsageError("--sector-size " + s + ": expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
-}
-
 const filecoin::RegisteredSealProof& pick_proof(const std::string& size, const std::string& name) {
-  const uint64_t bytes = parse_sector_size(size);
-  const std::string n = name.empty() ? "StackedDrg" + size + "V1_1" : name;
+  uint64_t bytes = 0;
+  try {
+    bytes = filecoin::parse_sector_size(size);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--sector-size: ") + e.what());
+  }
+  const std::string n = name.empty() ? std::string(filecoin::default_seal_proof(bytes).name) : name;
   const filecoin::RegisteredSealProof* p = nullptr;
   try {
     p = &filecoin::registered_seal_proof(n);
@@ -113,7 +105,7 @@ filecoin::SealProgress verbose_progress(bool verbose) {
     const uint64_t decile = total ? done * 10 / total : 10;
     if (last->first == step && last->second == decile) return;
     *last = {std::string(step), decile};
-    std::fprintf(stderr, "[%7.2f s] %s %llu/%llu\n", seconds_since(*t0), std::string(step).c_str(),
+    std::fprintf(stderr, "[%7.2f s] %s %llu/%llu\n", since(*t0), std::string(step).c_str(),
                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
   };
 }
@@ -156,7 +148,7 @@ int run_seal_cmd(const SealOptions& o) {
   const filecoin::SealResult r = filecoin::seal_sector(proof, data, p, verbose_progress(o.verbose));
   const auto t0 = Clock::now();
   write_output(o.output, r.c1, o.sector_id);
-  const double write_s = seconds_since(t0);
+  const double write_s = since(t0);
   if (o.json) {
     json j = summary(r.c1, p.prover_id, p.sector_id);
     j["comm_c"] = filecoin::to_hex(r.comm_c);
@@ -187,21 +179,21 @@ int run_synth_cmd(const SealOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const double build_s = seconds_since(t0);
+  const double build_s = since(t0);
   if (o.verbose) std::fprintf(stderr, "[%7.2f s] built; validating with Merkle paths\n", build_s);
   const auto t1 = Clock::now();
   filecoin::validate_c1_output(c1, filecoin::C1ValidateOptions{.verify_merkle_paths = true});
-  const double validate_s = seconds_since(t1);
+  const double validate_s = since(t1);
   const auto t2 = Clock::now();
   write_output(o.output, c1, o.sector_id);
-  const double write_s = seconds_since(t2);
+  const double write_s = since(t2);
   if (o.json) {
     json j = summary(c1, prover_id_of(o), o.sector_id);
     j["out"] = o.output.out;
-    j["timings_s"] = {{"build", build_s}, {"validate", validate_s}, {"write", write_s}, {"total", seconds_since(t0)}};
+    j["timings_s"] = {{"build", build_s}, {"validate", validate_s}, {"write", write_s}, {"total", since(t0)}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "synthetic " << proof.name << " -> " << o.output.out << " (" << seconds_since(t0) << " s)\n";
+    std::cout << "synthetic " << proof.name << " -> " << o.output.out << " (" << since(t0) << " s)\n";
   }
   return 0;
 }
