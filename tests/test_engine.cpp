@@ -6,8 +6,10 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
+#include "backend/prover_backend.hpp"
 #include "engine/engine.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/seal.hpp"
@@ -362,6 +364,233 @@ TEST(Engine, EvictAndDrain) {
   for (const auto& id : ids) EXPECT_EQ(engine.await(id, 0ms)->status, JobStatus::Completed);
   auto late = engine.submit(builtin_request("chain:2^9", 1));
   EXPECT_EQ(late.error.code, ErrorCode::Unavailable);
+}
+
+// ---- the device stage on GPUs (engine/gpu_pool): fake devices that prove on the CPU ----
+
+// A "device" that proves on the CPU, holds `bytes` of pretend device memory, and fails its calls
+// while `fail_calls` (shared per device) is positive (or always, when it is negative).
+struct FakeDevice {
+  std::atomic<int> fail_calls{0};
+  std::atomic<int> resident{0};
+  int capacity = 8;  // provers that fit at once
+  std::atomic<int> built{0};
+};
+
+class FakeDeviceBackend final : public backend::ProverBackend {
+ public:
+  FakeDeviceBackend(int ordinal, FakeDevice& dev, const groth16::ProvingKey& pk, const pce::Pce& pce)
+      : ProverBackend(pk.vk), ordinal_(ordinal), dev_(dev), cpu_(backend::make_cpu_backend(pk, pce)) {
+    ++dev_.resident;
+  }
+  ~FakeDeviceBackend() override { --dev_.resident; }
+  std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
+  uint64_t device_bytes() const override { return 1000; }
+  groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* t) override {
+    int f = dev_.fail_calls.load();
+    if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0)) {
+      throw backend::DeviceFailure(name() + ": injected launch failure");
+    }
+    return cpu_->stage1(w, t);
+  }
+
+ private:
+  int ordinal_;
+  FakeDevice& dev_;
+  std::unique_ptr<backend::ProverBackend> cpu_;
+};
+
+GpuPoolSetup fake_devices(std::vector<int> ordinals, std::map<int, FakeDevice>& devs) {
+  for (int d : ordinals) devs[d];
+  return {ordinals, [&devs](int d, const groth16::ProvingKey& pk, const pce::Pce& pce) {
+            FakeDevice& dev = devs.at(d);
+            if (dev.resident.load() >= dev.capacity) {
+              throw backend::DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
+            }
+            ++dev.built;
+            return std::unique_ptr<backend::ProverBackend>(std::make_unique<FakeDeviceBackend>(d, dev, pk, pce));
+          }};
+}
+
+double metric(Engine& engine, const std::string& line_prefix) {
+  const std::string text = engine.metrics_text();
+  const size_t at = text.find("\n" + line_prefix + " ");
+  if (at == std::string::npos) return 0;
+  return std::stod(text.substr(at + line_prefix.size() + 2));
+}
+
+JobResult prove_now(Engine& engine, const std::string& circuit, size_t partitions, uint64_t salt) {
+  auto s = engine.submit(builtin_request(circuit, partitions, "", 0, salt));
+  EXPECT_TRUE(s.ok()) << s.error.message;
+  return *engine.await(s.value->job_id, 0ms);
+}
+
+TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
+  TempDir dir;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.synthesis.lookahead = 4;
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0, 1}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^10").ok());  // keys and PCE: the GPU path from the start
+  const JobResult r = prove_now(engine, "chain:2^10", 6, 1);
+  expect_valid(engine, r, "chain:2^10");
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}") +
+                metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"),
+            6);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0);
+  // One resident prover per device that took work, reused by every partition.
+  EXPECT_LE(devs[0].built + devs[1].built, 2);
+  EXPECT_GE(
+      metric(engine, "cuzk_gpu_resident_bytes{device=\"0\"}") + metric(engine, "cuzk_gpu_resident_bytes{device=\"1\"}"),
+      1000);
+  // Two prover workers, one per device.
+  int gpu_workers = 0;
+  for (const auto& w : engine.status().workers) gpu_workers += w.name.rfind("prover-gpu", 0) == 0;
+  EXPECT_EQ(gpu_workers, 2);
+}
+
+TEST(EngineGpuPool, ADeviceErrorIsRetriedOnTheOtherDevice) {
+  TempDir dir;
+  std::map<int, FakeDevice> devs;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.synthesis.lookahead = 4;  // both prover workers stay busy, so device 0's takes partitions
+  Engine engine(cfg, fake_devices({0, 1}, devs));
+  devs[0].fail_calls = -1;  // device 0 always fails
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  const JobResult r = prove_now(engine, "chain:2^9", 8, 2);
+  expect_valid(engine, r, "chain:2^9");
+  // Every partition ended on device 1; those that tried device 0 first were counted as errors.
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"), 8);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 0);
+  EXPECT_GE(metric(engine, "cuzk_device_errors_total"), 1);
+}
+
+TEST(EngineGpuPool, OneDeviceRetriesOnTheCpuAndTwoFailuresFailTheJob) {
+  {
+    TempDir dir;
+    std::map<int, FakeDevice> devs;
+    Engine engine(test_config(dir.str()), fake_devices({0}, devs));
+    devs[0].fail_calls = 1;  // the first call fails, then the device works again
+    engine.start();
+    ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+    expect_valid(engine, prove_now(engine, "chain:2^9", 3, 3), "chain:2^9");
+    EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 1);
+    EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 2);
+    EXPECT_EQ(metric(engine, "cuzk_device_errors_total"), 1);
+  }
+  TempDir dir;
+  std::map<int, FakeDevice> devs;
+  Engine engine(test_config(dir.str()), fake_devices({0, 1}, devs));
+  devs[0].fail_calls = -1;
+  devs[1].fail_calls = -1;
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  const JobResult r = prove_now(engine, "chain:2^9", 1, 4);
+  EXPECT_EQ(r.status, JobStatus::Failed);
+  EXPECT_NE(r.error_message.find("failed twice"), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find("gpu:0"), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find("gpu:1"), std::string::npos) << r.error_message;
+  EXPECT_EQ(r.proof.size(), 0u);
+  // The engine keeps serving.
+  devs[0].fail_calls = 0;
+  devs[1].fail_calls = 0;
+  expect_valid(engine, prove_now(engine, "chain:2^9", 2, 5), "chain:2^9");
+}
+
+TEST(EngineGpuPool, DeviceMemoryIsABudgetOfItsOwn) {
+  TempDir dir;
+  std::map<int, FakeDevice> devs;
+  devs[0].capacity = 1;  // one circuit's prover at a time
+  Engine engine(test_config(dir.str()), fake_devices({0}, devs));
+  engine.start();
+  for (const char* c : {"chain:2^9", "chain:2^10"}) ASSERT_TRUE(engine.preload_srs(c).ok());
+  expect_valid(engine, prove_now(engine, "chain:2^9", 1, 6), "chain:2^9");
+  expect_valid(engine, prove_now(engine, "chain:2^10", 1, 7), "chain:2^10");  // evicts chain:2^9's prover
+  expect_valid(engine, prove_now(engine, "chain:2^9", 1, 8), "chain:2^9");    // and back
+  EXPECT_EQ(devs[0].built, 3);
+  EXPECT_EQ(devs[0].resident, 1);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 3);
+  EXPECT_EQ(metric(engine, "cuzk_gpu_resident_bytes{device=\"0\"}"), 1000);
+  // Evicting a circuit's keys drops its device prover too.
+  ASSERT_TRUE(engine.evict_srs("chain:2^9").ok());
+  EXPECT_EQ(devs[0].resident, 0);
+}
+
+TEST(EngineGpuPool, ACircuitThatDoesNotFitRunsOnTheCpuUnlessTheGpuIsRequired) {
+  {
+    TempDir dir;
+    std::map<int, FakeDevice> devs;
+    devs[0].capacity = 0;
+    Engine engine(test_config(dir.str()), fake_devices({0}, devs));
+    engine.start();
+    ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+    expect_valid(engine, prove_now(engine, "chain:2^9", 2, 9), "chain:2^9");
+    EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 2);
+  }
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.gpus.backend = "gpu";
+  std::map<int, FakeDevice> devs;
+  devs[0].capacity = 0;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  const JobResult r = prove_now(engine, "chain:2^9", 1, 10);
+  EXPECT_EQ(r.status, JobStatus::Failed);
+  EXPECT_NE(r.error_message.find("device memory full"), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find("gpus.backend = \"gpu\""), std::string::npos) << r.error_message;
+}
+
+TEST(EngineGpuPool, BackendSelection) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.gpus.backend = "gpu";
+  std::map<int, FakeDevice> devs;
+  Engine none(cfg, fake_devices({}, devs));
+  EXPECT_THROW(none.start(), std::runtime_error);
+  // "cpu" ignores the devices: every partition on the CPU, MatVec included.
+  cfg.gpus.backend = "cpu";
+  Engine cpu(cfg, fake_devices({0}, devs));
+  cpu.start();
+  ASSERT_TRUE(cpu.preload_srs("chain:2^9").ok());
+  expect_valid(cpu, prove_now(cpu, "chain:2^9", 1, 11), "chain:2^9");
+  EXPECT_EQ(metric(cpu, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 1);
+  EXPECT_EQ(devs[0].built, 0);
+  Config bad = test_config(dir.str());
+  bad.gpus.backend = "tpu";
+  EXPECT_FALSE(bad.finalize().ok());
+  bad.gpus.backend = "auto";
+  bad.gpus.g2_msm = "fpga";
+  EXPECT_FALSE(bad.finalize().ok());
+}
+
+// On a machine with GPUs (ctest label gpu): the real devices, a built-in circuit and a sealed 2 KiB
+// PoRep sector, every proof verified. Skipped without a device.
+TEST(EngineGpuDevice, ProvesOnTheRealDevices) {
+  if (backend::available_devices().ordinals.empty()) GTEST_SKIP() << "no GPU";
+  TempDir dir;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.gpus.backend = "gpu";
+  cfg.synthesis.lookahead = 4;
+  Engine engine(cfg);
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^12").ok());
+  expect_valid(engine, prove_now(engine, "chain:2^12", 8, 12), "chain:2^12");
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0) << engine.metrics_text();
+  EXPECT_GT(metric(engine, "cuzk_gpu_resident_bytes{device=\"0\"}"), 0);
+  for (const char* g2 : {"gpu", "cpu"}) {
+    TempDir d2;
+    Config c2 = test_config(d2.str(), 2);
+    c2.gpus.backend = "gpu";
+    c2.gpus.g2_msm = g2;
+    Engine e2(c2);
+    e2.start();
+    ASSERT_TRUE(e2.preload_srs("chain:2^10").ok());
+    expect_valid(e2, prove_now(e2, "chain:2^10", 2, 13), "chain:2^10");
+    EXPECT_EQ(metric(e2, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0) << g2;
+  }
 }
 
 }  // namespace

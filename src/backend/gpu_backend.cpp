@@ -35,7 +35,13 @@ groth16::ZkeyMsms zkey_stage1_gpu(const groth16::Zkey& zkey, std::span<const Fr>
 
 std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                              const gpu::GpuProverOptions& options) {
-  return std::make_unique<GpuBackend>(pk, pce, options);
+  try {
+    return std::make_unique<GpuBackend>(pk, pce, options);
+  } catch (const gpu::DeviceMemoryShort& e) {
+    throw DeviceMemoryShort(e.what());
+  } catch (const gpu::CudaError& e) {
+    throw DeviceFailure("gpu:" + std::to_string(options.device) + ": building the prover: " + e.what());
+  }
 }
 
 }  // namespace cuzk::backend

@@ -12,6 +12,7 @@ class GpuBackend final : public ProverBackend {
  public:
   GpuBackend(const groth16::ProvingKey& pk, const pce::Pce& pce, const gpu::GpuProverOptions& options);
   std::string name() const override;  // "gpu:<ordinal>"
+  uint64_t device_bytes() const override { return prover_.memory().total(); }
   groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* timings) override;
   gpu::GpuProver& prover() { return prover_; }
 

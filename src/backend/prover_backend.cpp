@@ -275,6 +275,20 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
 #endif
 }
 
+std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
+                                                   const BackendOptions& options) {
+#ifdef CUZK_HAVE_CUDA
+  std::unique_ptr<GpuBackend> g =
+      make_gpu_backend(pk, pce, {.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+  g->prover().inject_failures(options.test_inject_failures);
+  return g;
+#else
+  (void)pk, (void)pce, (void)options;
+  throw std::runtime_error("GPU device " + std::to_string(device) +
+                           ": this cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc at build time)");
+#endif
+}
+
 groth16::Proof prove_zkey(const groth16::Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s,
                           const BackendOptions& options, groth16::ZkeyProveTimings* timings, std::string* used) {
   [[maybe_unused]] const auto start = std::chrono::steady_clock::now();

@@ -11,6 +11,7 @@
 // A device error during a proof (gpu::CudaError, surfaced as DeviceFailure) is logged and that
 // proof is retried on the CPU (with_cpu_fallback); with several devices, witnesses are spread
 // round-robin, one host thread per device.
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -65,10 +66,19 @@ class DeviceFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A device has too little free memory for a prover (nothing was uploaded): free other residents
+// and try again, or prove elsewhere.
+class DeviceMemoryShort : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
   virtual std::string name() const = 0;  // "cpu", "gpu:0", "gpu:0,1"
+  // Device memory the backend keeps resident (bases, PCE, buffers); 0 on the CPU.
+  virtual uint64_t device_bytes() const { return 0; }
   // The device stage of one witness (validated against the circuit).
   virtual groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* timings = nullptr) = 0;
   // Several witnesses of the circuit, results in order. Default: stage1 on each in turn.
@@ -98,6 +108,13 @@ struct BackendOptions {
 // The key and the Pce must outlive every backend made from them.
 std::unique_ptr<ProverBackend> make_cpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                                 ThreadPool* pool = nullptr);
+// The prover of one device (no fallback, no selection): the key's bases and the Pce uploaded now.
+// Throws DeviceMemoryShort when the device's free memory is too small, DeviceFailure on a CUDA
+// error while building it, std::runtime_error in a build without CUDA. options.kind, devices and
+// cpu_fallback are ignored.
+std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
+                                                   const BackendOptions& options = {});
+
 // Runs `primary`; a DeviceFailure is logged (warn, event "device_stage_failed") and the witness is
 // proven by `fallback` instead. Other exceptions (bad witness, ...) propagate. `fallback` may be
 // shared by several wrappers (calls into it are serialized).

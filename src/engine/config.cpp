@@ -273,7 +273,10 @@ std::vector<Field> memory_fields(MemorySection& s) {
           {"eviction_min_idle", set_duration(s.eviction_min_idle_s)}};
 }
 std::vector<Field> gpus_fields(GpusSection& s) {
-  return {{"devices", set_unsigned_array(s.devices)}, {"workers_per_device", set_unsigned(s.workers_per_device)}};
+  return {{"backend", set_string(s.backend)},
+          {"devices", set_unsigned_array(s.devices)},
+          {"workers_per_device", set_unsigned(s.workers_per_device)},
+          {"g2_msm", set_string(s.g2_msm)}};
 }
 std::vector<Field> scheduler_fields(SchedulerSection& s) {
   return {{"max_pending_jobs", set_unsigned(s.max_pending_jobs)},
@@ -537,6 +540,12 @@ Result<bool> Config::finalize() {
   if (prover.workers < 1) return make_error("prover.workers must be at least 1");
   if (prover.finalize_workers < 1) return make_error("prover.finalize_workers must be at least 1");
   if (gpus.workers_per_device < 1) return make_error("gpus.workers_per_device must be at least 1");
+  if (gpus.backend != "auto" && gpus.backend != "gpu" && gpus.backend != "cpu") {
+    return make_error("gpus.backend = \"" + gpus.backend + "\": expected \"auto\", \"gpu\" or \"cpu\"");
+  }
+  if (gpus.g2_msm != "gpu" && gpus.g2_msm != "cpu") {
+    return make_error("gpus.g2_msm = \"" + gpus.g2_msm + "\": expected \"gpu\" or \"cpu\"");
+  }
   if (scheduler.max_pending_jobs < 1) return make_error("scheduler.max_pending_jobs must be at least 1");
   for (size_t i = 0; i < gpus.devices.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {

@@ -31,8 +31,14 @@ struct MemorySection {
 };
 
 struct GpusSection {
-  std::vector<unsigned> devices;  // empty: all (W1.5; ignored by the CPU backend)
+  // Where partitions' device stage runs: "auto" (every GPU found, else the CPU), "gpu" (an error at
+  // start when there is none) or "cpu".
+  std::string backend = "auto";
+  std::vector<unsigned> devices;  // empty: all
+  // Prover workers per device. A device holds one prover per circuit (bases and PCE resident), and
+  // calls into it are serialized; more workers let different circuits share a device.
   unsigned workers_per_device = 1;
+  std::string g2_msm = "gpu";  // "gpu" or "cpu": the b_g2 MSM on the CPU, concurrent with the G1 MSMs
 };
 
 struct SchedulerSection {

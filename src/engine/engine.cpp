@@ -12,6 +12,7 @@
 #include "groth16/setup.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
+#include "util/log.hpp"
 #include "util/rng.hpp"
 #include "util/thread_pool.hpp"
 
@@ -148,7 +149,7 @@ class ThreadPoolSet {
   std::vector<std::unique_ptr<ThreadPool>> synth;
 };
 
-Engine::Engine(const Config& config)
+Engine::Engine(const Config& config, GpuPoolSetup gpu_setup)
     : config_(config),
       registry_(config_),
       budget_(config_.memory.total_budget != 0
@@ -161,10 +162,13 @@ Engine::Engine(const Config& config)
       pce_(budget_, {config_.pce.dir, config_.pce.verify_checksums, config_.pce.extract_on_first_use,
                      config_.memory.eviction_min_idle_s}),
       started_at_(Clock::now()),
-      pools_(std::make_unique<ThreadPoolSet>()) {
+      pools_(std::make_unique<ThreadPoolSet>()),
+      gpu_setup_(std::move(gpu_setup)) {
   budget_.set_evictor([this](uint64_t needed) {
     uint64_t freed = srs_.evict_idle(needed);
     if (freed < needed) freed += pce_.evict_idle(needed - freed);
+    // Device provers hold their circuit's key and PCE: let evicted ones go with them.
+    if (freed != 0 && gpus_) gpus_->drop_unless([this](const std::string& id) { return srs_.is_loaded(id); });
     return freed;
   });
   register_metrics();
@@ -181,6 +185,13 @@ void Engine::start() {
   const unsigned hw = std::max(1u, hardware_threads());
   const unsigned synth_workers = config_.synthesis.workers != 0 ? config_.synthesis.workers : 2;
   const unsigned synth_threads = config_.synthesis.threads != 0 ? config_.synthesis.threads : std::max(1u, hw / 2);
+  gpus_ = std::make_unique<GpuPool>(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_));
+  {
+    std::string list;
+    for (int d : gpus_->devices()) list += (list.empty() ? "" : ",") + std::to_string(d);
+    logging::log_event(logging::Level::info, "engine_backend",
+                       {{"backend", gpus_->enabled() ? "gpu" : "cpu"}, {"devices", list}, {"reason", gpus_->reason()}});
+  }
   spdlog::info(
       "engine_start budget={} synth_workers={} synth_threads={} prover_workers={} finalize_workers={} "
       "lookahead={}",
@@ -211,9 +222,18 @@ void Engine::start() {
     WorkerState& w = add_worker("synth-" + std::to_string(i));
     threads_.emplace_back([this, &w, i] { synth_loop(w, i); });
   }
-  for (unsigned i = 0; i < std::max(1u, config_.prover.workers); ++i) {
-    WorkerState& w = add_worker("prover-" + std::to_string(i));
-    threads_.emplace_back([this, &w] { prover_loop(w); });
+  if (gpus_->enabled()) {
+    for (size_t slot = 0; slot < gpus_->devices().size(); ++slot) {
+      for (unsigned i = 0; i < config_.gpus.workers_per_device; ++i) {
+        WorkerState& w = add_worker("prover-gpu" + std::to_string(gpus_->devices()[slot]) + "-" + std::to_string(i));
+        threads_.emplace_back([this, &w, slot] { prover_loop(w, slot); });
+      }
+    }
+  } else {
+    for (unsigned i = 0; i < std::max(1u, config_.prover.workers); ++i) {
+      WorkerState& w = add_worker("prover-" + std::to_string(i));
+      threads_.emplace_back([this, &w] { prover_loop(w, 0); });
+    }
   }
   for (unsigned i = 0; i < std::max(1u, config_.prover.finalize_workers); ++i) {
     WorkerState& w = add_worker("finalize-" + std::to_string(i));
@@ -729,7 +749,8 @@ void Engine::synth_loop(WorkerState& w, unsigned index) {
     proved->index = task->index;
     std::string error;
     try {
-      proved->synth = synthesize(*rt, std::move(task->payload), pool);
+      // With GPUs, MatVec runs on the device from its resident PCE.
+      proved->synth = synthesize(*rt, std::move(task->payload), pool, /*matvec=*/!gpus_->enabled());
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -759,7 +780,7 @@ void Engine::synth_loop(WorkerState& w, unsigned index) {
   }
 }
 
-void Engine::prover_loop(WorkerState& w) {
+void Engine::prover_loop(WorkerState& w, size_t gpu_slot) {
   ThreadPool& pool = ThreadPool::global();
   while (auto item = prove_q_.pop()) {
     std::shared_ptr<ProvedTask> task = std::move(*item);
@@ -773,12 +794,23 @@ void Engine::prover_loop(WorkerState& w) {
     set_busy(w, true, job->id, task->index);
     const auto t0 = Clock::now();
     std::string error;
+    DeviceStageReport report;
     try {
-      task->out = device_stage(*rt, std::move(task->synth), pool, nullptr);
+      task->out = device_stage_on(*gpus_, gpu_slot, *rt, std::move(task->synth), pool, &report);
     } catch (const std::exception& e) {
       error = e.what();
     }
     task->synth = {};
+    if (!report.failures.empty()) {
+      metrics_.counter("cuzk_device_errors_total", "Device stages that failed on a GPU (each is retried once)")
+          .inc(static_cast<double>(report.failures.size()));
+    }
+    if (error.empty()) {
+      metrics_
+          .counter("cuzk_partitions_proved_total", "Device stages completed, by where they ran",
+                   {{"backend", report.backend}})
+          .inc();
+    }
     set_busy(w, false);
     const double prove_ms = ms_since(t0);
     if (!error.empty()) {
@@ -856,7 +888,9 @@ Outcome<PreloadResult> Engine::preload_srs(const std::string& circuit_id) {
 Outcome<EvictResult> Engine::evict_srs(const std::string& circuit_id) {
   auto def = registry_.find(circuit_id);
   if (!def.ok()) return Outcome<EvictResult>::failure(ErrorCode::NotFound, def.error());
-  return Outcome<EvictResult>::success(srs_.evict(def->id));
+  EvictResult r = srs_.evict(def->id);
+  if (gpus_) gpus_->drop_unless([&](const std::string& id) { return id != def->id; });
+  return Outcome<EvictResult>::success(r);
 }
 
 Outcome<VerifyingKeyInfo> Engine::verifying_key(const std::string& circuit_id) {
@@ -938,6 +972,17 @@ void Engine::register_metrics() {
         .set(static_cast<double>(process_rss_bytes()));
     metrics_.gauge("cuzk_uptime_seconds", "Seconds since the engine started")
         .set(std::chrono::duration<double>(Clock::now() - started_at_).count());
+    if (gpus_) {
+      std::map<int, double> resident;
+      for (int d : gpus_->devices()) resident[d] = 0;
+      for (const GpuResident& r : gpus_->residents()) resident[r.device] += static_cast<double>(r.bytes);
+      for (const auto& [d, bytes] : resident) {
+        metrics_
+            .gauge("cuzk_gpu_resident_bytes", "Device memory held by resident provers (bases, PCE, buffers)",
+                   {{"device", std::to_string(d)}})
+            .set(bytes);
+      }
+    }
     auto depth = [&](const char* stage, const std::map<int, size_t>& counts) {
       for (int p = 1; p <= 4; ++p) {
         auto it = counts.find(p);

@@ -24,6 +24,7 @@
 #include "engine/circuit_registry.hpp"
 #include "engine/config.hpp"
 #include "engine/engine_api.hpp"
+#include "engine/gpu_pool.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
 #include "engine/pce_cache.hpp"
@@ -40,13 +41,16 @@ class ThreadPoolSet;
 
 class Engine final : public EngineApi {
  public:
-  explicit Engine(const Config& config);
+  // gpu_setup: tests only (fake devices); by default the devices come from [gpus] and a scan.
+  explicit Engine(const Config& config, GpuPoolSetup gpu_setup = {});
   ~Engine() override;  // shutdown(false) if still running
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Scans the PCE directory, preloads the configured keys, starts the workers. Throws
-  // std::runtime_error on a fatal problem (e.g. a preload that fails).
+  // Selects the GPUs, scans the PCE directory, preloads the configured keys, starts the workers
+  // (one prover worker per device and gpus.workers_per_device, else prover.workers on the CPU).
+  // Throws std::runtime_error on a fatal problem (a preload that fails, gpus.backend = "gpu"
+  // without a GPU).
   void start();
   // Stops accepting work. drain: waits for every queued and running job to finish; otherwise
   // cancels them (and ends a drain running in another thread). Then stops the workers, once:
@@ -78,7 +82,7 @@ class Engine final : public EngineApi {
   Result<bool> make_test_keys(const CircuitDef& def);
   void loader_loop(WorkerState& w);
   void synth_loop(WorkerState& w, unsigned index);
-  void prover_loop(WorkerState& w);
+  void prover_loop(WorkerState& w, size_t gpu_slot);
   void finalize_loop(WorkerState& w);
   void fail_job(const std::shared_ptr<Job>& job, const std::string& message);
   void finish_job_locked(Job& job, JobStatus status, const std::string& message);
@@ -128,6 +132,8 @@ class Engine final : public EngineApi {
   std::vector<std::unique_ptr<WorkerState>> workers_;
   std::vector<std::thread> threads_;
   std::unique_ptr<ThreadPoolSet> pools_;
+  GpuPoolSetup gpu_setup_;
+  std::unique_ptr<GpuPool> gpus_;  // made by start()
 };
 
 }  // namespace cuzk::engine

@@ -8,6 +8,7 @@
 #include "groth16/prover_zkey.hpp"
 #include "groth16/verifier.hpp"
 #include "poly/domain.hpp"
+#include "util/log.hpp"
 #include "util/rng.hpp"
 
 namespace cuzk::engine {
@@ -69,7 +70,7 @@ uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint
   return bytes;
 }
 
-Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool) {
+Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool, bool matvec) {
   Synthesized out;
   const CircuitDef& def = rt.def;
   if (def.uses_zkey()) {
@@ -119,10 +120,12 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
       out.aux.assign(payload.z.begin() + static_cast<ptrdiff_t>(p.num_inputs()), payload.z.end());
       payload.z = {};
     }
-    groth16::ProverInput in = groth16::make_prover_input(p, out.inputs, out.aux, nullptr, {.pool = &pool});
-    out.a = std::move(in.a);
-    out.b = std::move(in.b);
-    out.c = std::move(in.c);
+    if (matvec) {
+      groth16::ProverInput in = groth16::make_prover_input(p, out.inputs, out.aux, nullptr, {.pool = &pool});
+      out.a = std::move(in.a);
+      out.b = std::move(in.b);
+      out.c = std::move(in.c);
+    }
     out.shape = rt.shape ? rt.shape : std::make_shared<const groth16::CircuitShape>(groth16::CircuitShape::of(p));
   }
   out.public_inputs = encode_public(std::span<const Fr>(out.inputs).subspan(1));
@@ -136,10 +139,63 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
     out.proof = groth16::prove_zkey(*rt.srs->zkey, s.z);
     return out;
   }
+  if (s.a.empty() && !s.full_synthesis) {
+    // synthesize left MatVec to a GPU that did not take the partition.
+    if (!rt.pce) throw std::logic_error("device_stage: no a, b, c and no PCE");
+    groth16::ProverInput in = groth16::make_prover_input(*rt.pce, s.inputs, s.aux, timings, {.pool = &pool});
+    s.a = std::move(in.a);
+    s.b = std::move(in.b);
+    s.c = std::move(in.c);
+  }
   // The inputs/aux spans point into `s`, which lives until the stage returns.
   groth16::ProverInput in{s.inputs, s.aux, std::move(s.a), std::move(s.b), std::move(s.c)};
   out.msms = groth16::prove_stage1(*rt.srs->pk, *s.shape, std::move(in), timings, {.pool = &pool});
   return out;
+}
+
+DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
+                               DeviceStageReport* report) {
+  DeviceStageReport local;
+  DeviceStageReport& rep = report ? *report : local;
+  auto on_cpu = [&] {
+    rep.backend = "cpu";
+    return device_stage(rt, std::move(s), pool, nullptr);
+  };
+  if (!gpus.enabled() || rt.def.uses_zkey() || !rt.pce || s.full_synthesis || !rt.srs || !rt.srs->pk) return on_cpu();
+  const groth16::Witness w{s.inputs, s.aux};
+  const size_t n = gpus.devices().size();
+  auto attempt = [&](size_t sl) {
+    DeviceStageOut out;
+    out.msms = gpus.stage1(sl, rt.def.id, rt.srs, rt.pce, w, &rep.backend);
+    return out;
+  };
+  auto does_not_fit = [&](const std::exception& e) {
+    if (gpus.required()) throw std::runtime_error(std::string(e.what()) + " (gpus.backend = \"gpu\")");
+    logging::log_event(logging::Level::warn, "gpu_prover_unavailable",
+                       {{"circuit", rt.def.id}, {"error", e.what()}, {"using", "cpu"}});
+  };
+  try {
+    return attempt(slot);
+  } catch (const backend::DeviceFailure& e) {
+    rep.failures.push_back(e.what());
+  } catch (const backend::DeviceMemoryShort& e) {
+    does_not_fit(e);
+    return on_cpu();
+  }
+  // One retry: the next device, else the CPU.
+  const std::string retry_on = n > 1 ? "gpu:" + std::to_string(gpus.devices()[(slot + 1) % n]) : "cpu";
+  logging::log_event(logging::Level::warn, "device_stage_failed",
+                     {{"circuit", rt.def.id}, {"error", rep.failures.back()}, {"retry", retry_on}});
+  if (n == 1) return on_cpu();
+  try {
+    return attempt((slot + 1) % n);
+  } catch (const backend::DeviceFailure& e) {
+    rep.failures.push_back(e.what());
+  } catch (const backend::DeviceMemoryShort& e) {
+    does_not_fit(e);
+    return on_cpu();
+  }
+  throw std::runtime_error("the device stage failed twice: " + rep.failures[0] + "; then " + rep.failures[1]);
 }
 
 std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,

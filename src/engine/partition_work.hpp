@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/circuit_registry.hpp"
+#include "engine/gpu_pool.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/srs_manager.hpp"
 #include "filecoin/c1_output.hpp"
@@ -63,9 +64,25 @@ std::optional<uint64_t> witness_length(const CircuitRuntime& rt);
 // Bytes a partition holds at its peak (witness, a/b/c grown to the domain, H, MSM scratch).
 uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint);
 
-// Throws std::invalid_argument (a bad witness) or std::runtime_error.
-Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool);
+// Throws std::invalid_argument (a bad witness) or std::runtime_error. matvec = false leaves a, b, c
+// to the device stage (a GPU computes them from its resident PCE) when the PCE path is taken.
+Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool, bool matvec = true);
+// The device stage on the CPU (MatVec first when synthesize left it out).
 DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings);
+
+// What happened in device_stage_on: where the stage ran, and the device errors met on the way.
+struct DeviceStageReport {
+  std::string backend;                // "gpu:0", "cpu"
+  std::vector<std::string> failures;  // device errors, in order (at most two)
+};
+
+// The device stage on GPU `slot` of `gpus` (bellperson circuits with a PCE; the rest, and every
+// partition when the pool has no devices, on the CPU). A device error (a CUDA failure) is retried
+// once: on the next device when there are several, else on the CPU; a second error fails the
+// partition with both messages. A circuit that does not fit the device runs on the CPU, unless
+// gpus.backend = "gpu", where that is an error.
+DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
+                               DeviceStageReport* report);
 // PoRep: checks a partition's proof against the public inputs a verifier derives from C1
 // (challenges from the seed, parents from the SDR graph). Returns an empty string when it verifies,
 // else why not.

@@ -109,10 +109,10 @@ struct GpuProver::Impl {
     size_t free_b = 0, total_b = 0;
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (mem.total() > free_b) {
-      throw std::runtime_error("GpuProver: device " + std::to_string(opt.device) + " has " + gib(free_b) + " free of " +
-                               gib(total_b) + ", but this key and circuit need " + mem.describe() +
-                               (opt.b_g2_on_gpu ? "; running the G2 MSM on the CPU saves the b_g2 bases" : "") +
-                               "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
+      throw DeviceMemoryShort("GpuProver: device " + std::to_string(opt.device) + " has " + gib(free_b) + " free of " +
+                              gib(total_b) + ", but this key and circuit need " + mem.describe() +
+                              (opt.b_g2_on_gpu ? "; running the G2 MSM on the CPU saves the b_g2 bases" : "") +
+                              "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
     }
 
     if (p) pce.emplace(*p);
@@ -327,9 +327,9 @@ struct GpuZkeyProver::Impl {
     size_t free_b = 0, total_b = 0;
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (mem.total() > free_b) {
-      throw std::runtime_error("GpuZkeyProver: device " + std::to_string(opt.device) + " has " + gib(free_b) +
-                               " free of " + gib(total_b) + ", but this zkey needs " + mem.describe() +
-                               "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
+      throw DeviceMemoryShort("GpuZkeyProver: device " + std::to_string(opt.device) + " has " + gib(free_b) +
+                              " free of " + gib(total_b) + ", but this zkey needs " + mem.describe() +
+                              "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
     }
     a = G1DeviceBases(std::span<const ec::G1Affine>(zk.a));
     b1 = G1DeviceBases(std::span<const ec::G1Affine>(zk.b1));

@@ -50,7 +50,7 @@ struct GpuProverMemory {
 class GpuProver {
  public:
   // The key must fit the Pce (groth16::validate_key, checked); both must outlive the prover (the
-  // CPU G2 path and the density bitmaps read them). Throws std::runtime_error when the device has
+  // CPU G2 path and the density bitmaps read them). Throws gpu::DeviceMemoryShort when the device has
   // too little free memory, gpu::CudaError on CUDA failures.
   GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options = {});
   // Without a Pce (full synthesis gives a, b, c): only stage1_abc is available. The key must fit
@@ -96,7 +96,7 @@ class GpuProver {
 // groth16::zkey_finalize; for the same r, s the proof equals groth16::prove_zkey's.
 class GpuZkeyProver {
  public:
-  // The Zkey must outlive the prover. Throws std::runtime_error when the device memory is short.
+  // The Zkey must outlive the prover. Throws gpu::DeviceMemoryShort when the device memory is short.
   explicit GpuZkeyProver(const groth16::Zkey& zkey, const GpuProverOptions& options = {});
   ~GpuZkeyProver();
   GpuZkeyProver(const GpuZkeyProver&) = delete;

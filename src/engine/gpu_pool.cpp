@@ -1,0 +1,146 @@
+#include "engine/gpu_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+
+#include "util/log.hpp"
+
+namespace cuzk::engine {
+
+struct GpuPool::Entry {
+  std::string circuit;
+  SrsHandle srs;
+  PceHandle pce;
+  std::unique_ptr<backend::ProverBackend> prover;
+  std::mutex run_mu;  // a prover serves one witness at a time
+  int users = 0;      // guarded by Device::mu
+  std::atomic<uint64_t> proofs{0};
+  std::chrono::steady_clock::time_point last_used;
+};
+
+struct GpuPool::Device {
+  int ordinal = 0;
+  mutable std::mutex mu;  // the entries, and building them (one upload at a time per device)
+  std::list<std::shared_ptr<Entry>> entries;
+};
+
+GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup setup) {
+  const backend::BackendKind kind = backend::parse_backend_kind(config.backend);
+  required_ = kind == backend::BackendKind::Gpu;
+  if (setup.factory) {
+    if (kind != backend::BackendKind::Cpu) devices_ = setup.devices;
+    reason_ = devices_.empty() ? "no devices (test setup)" : "test devices";
+    factory_ = std::move(setup.factory);
+    if (devices_.empty() && required_) throw std::runtime_error("gpus.backend = \"gpu\": no GPU to prove on");
+  } else {
+    backend::DeviceList found = backend::available_devices(config.devices);
+    backend::Selection sel;
+    try {
+      sel = backend::select_backend(kind, found);
+    } catch (const std::runtime_error&) {
+      throw std::runtime_error("gpus.backend = \"gpu\" but there is no GPU to prove on: " + found.unavailable_reason +
+                               " (set gpus.backend = \"auto\" or \"cpu\")");
+    }
+    devices_ = sel.devices;
+    reason_ = sel.reason;
+    const bool g2_on_gpu = config.g2_msm != "cpu";
+    factory_ = [g2_on_gpu, cpu_pool](int device, const groth16::ProvingKey& pk, const pce::Pce& pce) {
+      return backend::make_device_backend(pk, pce, device, {.b_g2_on_gpu = g2_on_gpu, .pool = cpu_pool});
+    };
+  }
+  for (int d : devices_) {
+    slots_.push_back(std::make_unique<Device>());
+    slots_.back()->ordinal = d;
+  }
+}
+
+GpuPool::~GpuPool() = default;
+
+std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& circuit, const SrsHandle& srs,
+                                                 const PceHandle& pce) {
+  std::unique_lock lock(d.mu);
+  for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
+    if ((*it)->circuit != circuit) continue;
+    if ((*it)->srs == srs && (*it)->pce == pce) {
+      ++(*it)->users;
+      return *it;
+    }
+    // The circuit's keys or PCE were reloaded: the old prover goes once it is idle.
+    if ((*it)->users == 0) {
+      d.entries.erase(it);
+      break;
+    }
+  }
+  auto entry = std::make_shared<Entry>();
+  entry->circuit = circuit;
+  entry->srs = srs;
+  entry->pce = pce;
+  for (;;) {
+    try {
+      entry->prover = factory_(d.ordinal, *srs->pk, *pce);
+      break;
+    } catch (const backend::DeviceMemoryShort& e) {
+      // Drop the least recently used idle prover and try again; none left: it does not fit.
+      auto victim = d.entries.end();
+      for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
+        if ((*it)->users == 0 && (victim == d.entries.end() || (*it)->last_used < (*victim)->last_used)) victim = it;
+      }
+      if (victim == d.entries.end()) throw;
+      logging::log_event(logging::Level::info, "gpu_prover_evicted",
+                         {{"device", std::to_string(d.ordinal)},
+                          {"circuit", (*victim)->circuit},
+                          {"for", circuit},
+                          {"bytes", std::to_string((*victim)->prover->device_bytes())}});
+      d.entries.erase(victim);
+    }
+  }
+  logging::log_event(logging::Level::info, "gpu_prover_ready",
+                     {{"device", std::to_string(d.ordinal)},
+                      {"circuit", circuit},
+                      {"bytes", std::to_string(entry->prover->device_bytes())}});
+  entry->users = 1;
+  d.entries.push_back(entry);
+  return entry;
+}
+
+groth16::ProofMsms GpuPool::stage1(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
+                                   const groth16::Witness& w, std::string* used) {
+  if (slot >= slots_.size()) throw std::logic_error("GpuPool::stage1: no device slot " + std::to_string(slot));
+  if (!srs || !srs->pk || !pce) throw std::logic_error("GpuPool::stage1: circuit '" + circuit + "' has no key or PCE");
+  Device& d = *slots_[slot];
+  std::shared_ptr<Entry> e = acquire(d, circuit, srs, pce);
+  struct Release {
+    Device& d;
+    Entry& e;
+    ~Release() {
+      std::lock_guard lock(d.mu);
+      --e.users;
+      e.last_used = std::chrono::steady_clock::now();
+    }
+  } release{d, *e};
+  if (used) *used = e->prover->name();
+  std::lock_guard run(e->run_mu);
+  groth16::ProofMsms out = e->prover->stage1(w);
+  ++e->proofs;
+  return out;
+}
+
+void GpuPool::drop_unless(const std::function<bool(const std::string&)>& keep) {
+  for (auto& d : slots_) {
+    std::lock_guard lock(d->mu);
+    d->entries.remove_if([&](const std::shared_ptr<Entry>& e) { return e->users == 0 && !keep(e->circuit); });
+  }
+}
+
+std::vector<GpuResident> GpuPool::residents() const {
+  std::vector<GpuResident> out;
+  for (const auto& d : slots_) {
+    std::lock_guard lock(d->mu);
+    for (const auto& e : d->entries)
+      out.push_back({d->ordinal, e->circuit, e->prover->device_bytes(), e->proofs.load()});
+  }
+  return out;
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,82 @@
+#pragma once
+// The GPUs the engine proves on ([gpus] in cuzk.toml): which devices (backend::select_backend over
+// the devices found), and on each device one resident prover per circuit, holding its key's bases
+// and its PCE so that a partition sends only its witness over the bus. Device memory is a budget of
+// its own: a prover that does not fit (backend::DeviceMemoryShort, checked against the device's
+// free memory before anything is uploaded) makes the pool drop idle provers of other circuits on
+// that device, least recently used first, and try again.
+//
+// A prover keeps its key and PCE handles (it reads them on the host: the densities, the G2 bases
+// when that MSM runs on the CPU), so the engine drops a circuit's provers when it evicts the
+// circuit's keys or PCE (drop_unless).
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backend/prover_backend.hpp"
+#include "engine/config.hpp"
+#include "engine/pce_cache.hpp"
+#include "engine/srs_manager.hpp"
+
+namespace cuzk::engine {
+
+// Builds one device's prover for a key and a Pce (default: backend::make_device_backend). Tests
+// pass fakes that run on the CPU and fail on demand.
+using DeviceProverFactory = std::function<std::unique_ptr<backend::ProverBackend>(
+    int device, const groth16::ProvingKey& pk, const pce::Pce& pce)>;
+
+// Instead of scanning for devices (tests): these ordinals, proven on by `factory`.
+struct GpuPoolSetup {
+  std::vector<int> devices;
+  DeviceProverFactory factory;
+};
+
+struct GpuResident {
+  int device = 0;
+  std::string circuit;
+  uint64_t bytes = 0;
+  uint64_t proofs = 0;
+};
+
+class GpuPool {
+ public:
+  // gpus.backend: "cpu" (no devices), "gpu" (throws std::runtime_error when there is none) or
+  // "auto". `cpu_pool` runs the CPU G2 MSM when gpus.g2_msm = "cpu".
+  GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup setup = {});
+  ~GpuPool();
+
+  bool enabled() const { return !devices_.empty(); }
+  const std::vector<int>& devices() const { return devices_; }
+  const std::string& reason() const { return reason_; }
+  bool required() const { return required_; }  // gpus.backend = "gpu"
+
+  // The device stage of one witness on devices()[slot] for `circuit`, whose prover is built on
+  // first use (or again when the circuit's key or PCE has changed). `used` receives the prover's
+  // name ("gpu:0"). Throws backend::DeviceFailure (a CUDA error: retry elsewhere),
+  // backend::DeviceMemoryShort (the circuit does not fit the device even alone, or the device's
+  // other provers are busy), std::invalid_argument for a bad witness.
+  groth16::ProofMsms stage1(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
+                            const groth16::Witness& w, std::string* used = nullptr);
+
+  // Drops the idle provers whose circuit `keep` rejects (given the circuit id); busy ones stay.
+  void drop_unless(const std::function<bool(const std::string&)>& keep);
+  std::vector<GpuResident> residents() const;
+
+ private:
+  struct Entry;
+  struct Device;
+  std::shared_ptr<Entry> acquire(Device& d, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce);
+
+  std::vector<int> devices_;
+  std::string reason_;
+  bool required_ = false;
+  DeviceProverFactory factory_;
+  std::vector<std::unique_ptr<Device>> slots_;
+};
+
+}  // namespace cuzk::engine
