@@ -5,8 +5,10 @@
 //             build_pce (target: <= 15 s on the device's 16 cores at 32 GiB; ~18 GB of memory)
 //   count     CountingCS (constant memory), with --count
 //   sequential  the single-threaded recording, with --sequential
+// --replicated-only skips record_parallel (its ~2x peak memory and its time): only the
+// extraction cuzk uses, with its phases (head, challenge 0, merge_segments) in the JSON.
 // One JSON object per line: step, wall seconds, CPU seconds (process user + sys), sizes.
-//   bench_porep [SIZE=32GiB] [--threads N] [--count] [--sequential] [--no-extract]
+//   bench_porep [SIZE=32GiB] [--threads N] [--count] [--sequential] [--no-extract] [--replicated-only]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -57,7 +59,7 @@ void row(const char* step, const std::string& size, const Timer& t, const std::s
 int main(int argc, char** argv) {
   std::string size = "32GiB";
   unsigned threads = 0;
-  bool count = false, sequential = false, extract = true;
+  bool count = false, sequential = false, extract = true, parallel = true;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads = static_cast<unsigned>(std::stoul(argv[++i]));
@@ -67,10 +69,14 @@ int main(int argc, char** argv) {
       sequential = true;
     } else if (std::strcmp(argv[i], "--no-extract") == 0) {
       extract = false;
+    } else if (std::strcmp(argv[i], "--replicated-only") == 0) {
+      parallel = false;
     } else if (argv[i][0] != '-') {
       size = argv[i];
     } else {
-      std::fprintf(stderr, "usage: bench_porep [SIZE] [--threads N] [--count] [--sequential] [--no-extract]\n");
+      std::fprintf(stderr,
+                   "usage: bench_porep [SIZE] [--threads N] [--count] [--sequential] [--no-extract] "
+                   "[--replicated-only]\n");
       return 2;
     }
   }
@@ -102,7 +108,7 @@ int main(int argc, char** argv) {
     row("record_sequential", size, t, ", \"rows\": " + std::to_string(r.num_constraints));
   }
   if (extract) {
-    {
+    if (parallel) {
       Timer t;
       const r1cs::CompactR1cs r = record_porep_circuit_parallel(shape, pool);
       row("record_parallel", size, t,
@@ -110,10 +116,14 @@ int main(int argc, char** argv) {
               ", \"nnz\": " + std::to_string(r.a.nnz() + r.b.nnz() + r.c.nnz()));
     }
     Timer t;
-    r1cs::CompactR1cs r = record_porep_circuit_replicated(shape, pool);
-    const size_t nnz = r.a.nnz() + r.b.nnz() + r.c.nnz();
+    ReplicatedTimes phases;
+    r1cs::CompactR1cs r = record_porep_circuit_replicated(shape, pool, &phases);
+    char ph[160];
+    std::snprintf(ph, sizeof(ph), ", \"head_s\": %.3f, \"challenge_s\": %.3f, \"merge_s\": %.3f", phases.head_s,
+                  phases.challenge_s, phases.merge_s);
     row("record_replicated", size, t,
-        ", \"rows\": " + std::to_string(r.num_constraints) + ", \"nnz\": " + std::to_string(nnz));
+        ", \"rows\": " + std::to_string(r.num_constraints) + ", \"nnz\": \"" + std::to_string(r.a.nnz()) + "/" +
+            std::to_string(r.b.nnz()) + "/" + std::to_string(r.c.nnz()) + "\"" + ph);
     Timer tb;
     const pce::Pce p = pce::build_pce(r, {"porep:" + size, {}, false});
     r = {};

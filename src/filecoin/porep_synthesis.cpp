@@ -1,6 +1,7 @@
 #include "filecoin/porep_synthesis.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -46,16 +47,29 @@ r1cs::CompactR1cs record_porep_circuit_parallel(const PorepCircuitShape& shape, 
   return r1cs::merge_segments(std::move(head).take_raw(), std::move(blocks), true, &pool);
 }
 
-r1cs::CompactR1cs record_porep_circuit_replicated(const PorepCircuitShape& shape, ThreadPool& pool) {
+r1cs::CompactR1cs record_porep_circuit_replicated(const PorepCircuitShape& shape, ThreadPool& pool,
+                                                  ReplicatedTimes* times) {
+  using Clock = std::chrono::steady_clock;
+  auto t = Clock::now();
+  auto lap = [&](double ReplicatedTimes::*field) {
+    const auto now = Clock::now();
+    if (times != nullptr) times->*field = std::chrono::duration<double>(now - t).count();
+    t = now;
+  };
   const PorepCircuitWitness w = PorepCircuitWitness::blank(shape);
   porep_detail::check_witness(shape, w);
   r1cs::RecordingCS head;
   const porep_detail::TopVars top = porep_detail::top_circuit(head, w);
+  lap(&ReplicatedTimes::head_s);
   r1cs::RecordingCS cs(head.num_inputs(), head.num_aux());
   porep_detail::challenge_at(cs, shape, w, 0, top);
   std::vector<r1cs::CompactR1cs> block;
   block.push_back(std::move(cs).take_raw());
-  return r1cs::merge_segments(std::move(head).take_raw(), std::move(block), true, &pool, w.challenges.size());
+  lap(&ReplicatedTimes::challenge_s);
+  r1cs::CompactR1cs out =
+      r1cs::merge_segments(std::move(head).take_raw(), std::move(block), true, &pool, w.challenges.size());
+  lap(&ReplicatedTimes::merge_s);
+  return out;
 }
 
 PorepAssignment porep_assignment(const SealCommitPhase1Output& c1, uint32_t partition) {

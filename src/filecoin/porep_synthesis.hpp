@@ -24,7 +24,14 @@ r1cs::CompactR1cs record_porep_circuit_parallel(const PorepCircuitShape& shape, 
 // structure (only their variables' numbers differ), so challenge 0 is recorded once and copied,
 // renumbered, for the others on `pool`. The fastest extraction (32 GiB: one challenge of ~7 M
 // constraints recorded, the rest memory copies); tests check it against the sequential recording.
-r1cs::CompactR1cs record_porep_circuit_replicated(const PorepCircuitShape& shape, ThreadPool& pool);
+// `times`, when given, receives the wall seconds of its phases (for bench_porep).
+struct ReplicatedTimes {
+  double head_s = 0;       // the top circuit
+  double challenge_s = 0;  // challenge 0 under RecordingCS
+  double merge_s = 0;      // merge_segments: the copies, renumbered, and the input constraints
+};
+r1cs::CompactR1cs record_porep_circuit_replicated(const PorepCircuitShape& shape, ThreadPool& pool,
+                                                  ReplicatedTimes* times = nullptr);
 
 struct PorepAssignment {
   std::vector<Fr> inputs;  // ONE first

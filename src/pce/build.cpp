@@ -37,7 +37,7 @@ void check_matrix(const r1cs::CompactMatrix& m, const char* name, const r1cs::Co
 }
 
 template <class T>
-std::span<T> typed(std::vector<uint64_t>& buf, uint64_t count) {
+std::span<T> typed(UninitVector<uint64_t>& buf, uint64_t count) {
   return {reinterpret_cast<T*>(buf.data()), count};
 }
 
@@ -69,8 +69,10 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
   }
   if (info.num_columns() > (uint64_t{1} << 32)) throw std::invalid_argument("build_pce: more than 2^32 columns");
 
-  auto storage = std::make_shared<OwnedSections>(info);
-  auto buf = [&](Section s) -> std::vector<uint64_t>& { return storage->buffers[section_index(s)]; };
+  // Not zeroed: every section is written below (the dictionary, the row pointers, columns and
+  // coefficients by the parallel passes, which are then the pages' first touch, the densities).
+  auto storage = std::make_shared<OwnedSections>(info, /*zero=*/false);
+  auto buf = [&](Section s) -> UninitVector<uint64_t>& { return storage->buffers[section_index(s)]; };
 
   if (info.encoding != CoeffEncoding::Full) {
     std::copy(r.coeffs.begin(), r.coeffs.end(), typed<Fr>(buf(Section::Dictionary), r.coeffs.size()).begin());
@@ -83,47 +85,55 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
     const r1cs::CompactMatrix& src = *mats[m];
     const auto id = static_cast<MatrixId>(m);
     // Plain copies, split over the pool (a 32 GiB PoRep PCE is 130 M rows and 722 M non-zeros).
+    const uint64_t* rp = src.row_ptr.data();
     if (info.row_ptr_width[m] == 4) {
-      auto dst = typed<uint32_t>(buf(row_ptr_section(id)), src.row_ptr.size());
+      uint32_t* dst = typed<uint32_t>(buf(row_ptr_section(id)), src.row_ptr.size()).data();
       pool.parallel_chunks(src.row_ptr.size(), 1 << 16, [&](size_t i0, size_t i1) {
-        for (size_t i = i0; i < i1; ++i) dst[i] = static_cast<uint32_t>(src.row_ptr[i]);
+        for (size_t i = i0; i < i1; ++i) dst[i] = static_cast<uint32_t>(rp[i]);
       });
     } else {
-      std::vector<uint64_t>& dst = buf(row_ptr_section(id));
-      pool.parallel_chunks(src.row_ptr.size(), 1 << 16, [&](size_t i0, size_t i1) {
-        std::copy(src.row_ptr.begin() + static_cast<ptrdiff_t>(i0), src.row_ptr.begin() + static_cast<ptrdiff_t>(i1),
-                  dst.begin() + static_cast<ptrdiff_t>(i0));
-      });
+      uint64_t* dst = buf(row_ptr_section(id)).data();
+      pool.parallel_chunks(src.row_ptr.size(), 1 << 16,
+                           [&](size_t i0, size_t i1) { std::copy(rp + i0, rp + i1, dst + i0); });
     }
-    auto cols = typed<uint32_t>(buf(col_section(id)), src.col.size());
-    pool.parallel_chunks(src.col.size(), 1 << 16, [&](size_t k0, size_t k1) {
-      std::copy(src.col.begin() + static_cast<ptrdiff_t>(k0), src.col.begin() + static_cast<ptrdiff_t>(k1),
-                cols.begin() + static_cast<ptrdiff_t>(k0));
-    });
+    // Columns, coefficients and densities in one pass over the non-zeros.
+    uint32_t* cols = typed<uint32_t>(buf(col_section(id)), src.col.size()).data();
     auto& coeff = buf(coeff_section(id));
     std::atomic<bool> bad{false};
-    pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
-      for (size_t k = k0; k < k1; ++k) {
-        const uint32_t idx = src.coeff[k];
-        const uint64_t col = src.col[k];
-        if (idx >= dict || col >= width) {
-          bad.store(true);
-          return;
+    auto pass = [&](auto store) {
+      pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
+        const uint32_t* scol = src.col.data();
+        const uint32_t* sidx = src.coeff.data();
+        for (size_t k = k0; k < k1; ++k) {
+          const uint32_t idx = sidx[k];
+          const uint32_t col = scol[k];
+          if (idx >= dict || col >= width) {
+            bad.store(true);
+            return;
+          }
+          cols[k] = col;
+          store(k, idx);
+          density.mark(id, col);
         }
-        switch (info.encoding) {
-          case CoeffEncoding::Dict8:
-            typed<uint8_t>(coeff, src.nnz())[k] = static_cast<uint8_t>(idx);
-            break;
-          case CoeffEncoding::Dict16:
-            typed<uint16_t>(coeff, src.nnz())[k] = static_cast<uint16_t>(idx);
-            break;
-          case CoeffEncoding::Full:
-            typed<Fr>(coeff, src.nnz())[k] = r.coeffs[idx];
-            break;
-        }
-        density.mark(id, col);
+      });
+    };
+    switch (info.encoding) {
+      case CoeffEncoding::Dict8: {
+        uint8_t* out = typed<uint8_t>(coeff, src.nnz()).data();
+        pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint8_t>(idx); });
+        break;
       }
-    });
+      case CoeffEncoding::Dict16: {
+        uint16_t* out = typed<uint16_t>(coeff, src.nnz()).data();
+        pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint16_t>(idx); });
+        break;
+      }
+      case CoeffEncoding::Full: {
+        Fr* out = typed<Fr>(coeff, src.nnz()).data();
+        pass([out, &r](size_t k, uint32_t idx) { out[k] = r.coeffs[idx]; });
+        break;
+      }
+    }
     if (bad) {
       throw std::invalid_argument(std::string("build_pce: matrix ") + names[m] +
                                   " has a column >= width or a coefficient index >= table size");

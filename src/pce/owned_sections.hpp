@@ -9,18 +9,28 @@
 #include <vector>
 
 #include "pce/pce.hpp"
+#include "util/uninit_vector.hpp"
 
 namespace cuzk::pce {
 
-// Zero-filled, 8-byte aligned buffers of exactly the lengths `info` implies.
+// 8-byte aligned buffers of exactly the lengths `info` implies, zero-filled, or with `zero` false
+// left uninitialised but for each buffer's last word (so the padding after a section's last byte
+// is zero): for a builder that writes every byte of every section itself, in parallel (the first
+// touch of a multi-GB PCE's pages then happens on all threads, not in one memset).
 struct OwnedSections final : PceStorage {
-  std::array<std::vector<uint64_t>, kNumSections> buffers;
+  std::array<UninitVector<uint64_t>, kNumSections> buffers;
   std::array<std::span<const std::byte>, kNumSections> spans{};
 
-  explicit OwnedSections(const PceInfo& info) {
+  explicit OwnedSections(const PceInfo& info, bool zero = true) {
     const auto bytes = info.section_bytes();
     for (size_t i = 0; i < kNumSections; ++i) {
-      buffers[i].assign((bytes[i] + 7) / 8, 0);
+      const uint64_t words = (bytes[i] + 7) / 8;
+      if (zero) {
+        buffers[i].assign(words, 0);
+      } else {
+        buffers[i].resize(words);
+        if (words != 0) buffers[i].back() = 0;
+      }
       spans[i] = {reinterpret_cast<const std::byte*>(buffers[i].data()), bytes[i]};
     }
   }
@@ -43,7 +53,11 @@ class DensityBuilder {
     const bool aux = col >= num_inputs_;
     if (m == MatrixId::A && !aux) return;
     const uint64_t j = aux ? col - num_inputs_ : col;
-    words_[m == MatrixId::A ? 0 : aux ? 2 : 1][j >> 6].fetch_or(uint64_t{1} << (j & 63), std::memory_order_relaxed);
+    std::atomic<uint64_t>& w = words_[m == MatrixId::A ? 0 : aux ? 2 : 1][j >> 6];
+    const uint64_t bit = uint64_t{1} << (j & 63);
+    // Bits are only ever set: a plain load skips the locked read-modify-write for a column
+    // already marked (nearly every non-zero; a column appears in several rows).
+    if ((w.load(std::memory_order_relaxed) & bit) == 0) w.fetch_or(bit, std::memory_order_relaxed);
   }
   // Bitmap i in the order AAuxDensity, BInputDensity, BAuxDensity.
   std::vector<uint64_t> words(size_t i) const {

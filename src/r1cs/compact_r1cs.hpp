@@ -13,13 +13,16 @@
 #include <vector>
 
 #include "r1cs/sparse_matrix.hpp"
+#include "util/uninit_vector.hpp"
 
 namespace cuzk::r1cs {
 
+// The arrays are UninitVector (util/uninit_vector.hpp): resize(n) does not zero what it adds, so
+// a builder that sizes them and then fills them in parallel touches the memory only once.
 struct CompactMatrix {
-  std::vector<uint64_t> row_ptr{0};
-  std::vector<uint32_t> col;
-  std::vector<uint32_t> coeff;  // index into CompactR1cs::coeffs
+  UninitVector<uint64_t> row_ptr{0};
+  UninitVector<uint32_t> col;
+  UninitVector<uint32_t> coeff;  // index into CompactR1cs::coeffs
 
   size_t rows() const { return row_ptr.size() - 1; }
   size_t nnz() const { return col.size(); }
@@ -75,8 +78,8 @@ struct CompactR1cs {
   R1cs expand() const {
     R1cs r{num_inputs, num_aux, num_constraints, {}, {}, {}};
     auto one = [&](const CompactMatrix& m, SparseMatrix& out) {
-      out.row_ptr = m.row_ptr;
-      out.col = m.col;
+      out.row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
+      out.col.assign(m.col.begin(), m.col.end());
       out.val.reserve(m.coeff.size());
       for (uint32_t k : m.coeff) out.val.push_back(coeffs[k]);
     };
@@ -91,8 +94,8 @@ struct CompactR1cs {
     CompactR1cs out{r.num_inputs, r.num_aux, r.num_constraints, {}, {}, {}, {}};
     CoeffInterner interner;
     auto one = [&](const SparseMatrix& m, CompactMatrix& o) {
-      o.row_ptr = m.row_ptr;
-      o.col = m.col;
+      o.row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
+      o.col.assign(m.col.begin(), m.col.end());
       o.coeff.reserve(m.val.size());
       for (const Fr& v : m.val) o.coeff.push_back(interner.intern(v));
     };

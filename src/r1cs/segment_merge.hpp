@@ -6,6 +6,8 @@
 // above the bases) by j times the block's size, re-interns the coefficients and resolves the aux
 // tags, which gives exactly the matrices a single sequential RecordingCS would record. Blocks must
 // allocate the same numbers of inputs and aux (checked).
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -60,7 +62,9 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
   CompactMatrix* dst[3] = {&out.a, &out.b, &out.c};
   for (int m = 0; m < 3; ++m) {
     const uint64_t total = nnz_off[m][n] + (m == 0 ? extra_rows : 0);
-    dst[m]->row_ptr.assign(row_off[n] + extra_rows + 1, 0);
+    // Not zeroed (UninitVector): every entry is written below, by the parallel copy.
+    dst[m]->row_ptr.resize(row_off[n] + extra_rows + 1);
+    dst[m]->row_ptr[0] = 0;
     dst[m]->col.resize(total);
     dst[m]->coeff.resize(total);
   }
@@ -72,16 +76,29 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
     for (const Fr& v : segs[j]->coeffs) remap[j].push_back(interner.intern(v));
   }
   const bool shared_block = copies > 1;  // its rows are read by every copy: freed at the end
-  auto copy_segment = [&](size_t j) {
+  // Every segment is copied in `parts` slices (of its non-zeros and of its rows), so that the pool
+  // has work for all its threads even when there are fewer segments than threads (32 GiB PoRep:
+  // 1 + 18); the copy is the first touch of the destination pages.
+  const size_t threads = pool != nullptr ? pool->size() : 1;
+  const size_t parts = threads > 1 ? std::max<size_t>(1, (4 * threads + n - 1) / n) : 1;
+  std::vector<std::atomic<size_t>> parts_left(n);
+  for (auto& p : parts_left) p.store(parts, std::memory_order_relaxed);
+  auto copy_part = [&](size_t job) {
+    const size_t j = job / parts, p = job % parts;
     CompactR1cs& seg = *segs[j];
     const bool is_block = j > 0;
     const uint64_t in_shift = is_block ? (j - 1) * block_in : 0, aux_shift = is_block ? (j - 1) * block_aux : 0;
-    CompactMatrix* src[3] = {&seg.a, &seg.b, &seg.c};
+    const CompactMatrix* src[3] = {&seg.a, &seg.b, &seg.c};
+    const std::vector<uint32_t>& rm = remap[j];
     for (int m = 0; m < 3; ++m) {
       CompactMatrix& d = *dst[m];
       const uint64_t base = nnz_off[m][j];
-      const std::vector<uint32_t>& cols = src[m]->col;
-      for (size_t k = 0; k < cols.size(); ++k) {
+      const uint32_t* cols = src[m]->col.data();
+      const uint32_t* coeffs = src[m]->coeff.data();
+      uint32_t* dcol = d.col.data() + base;
+      uint32_t* dcoeff = d.coeff.data() + base;
+      const size_t len = src[m]->col.size();
+      for (size_t k = len * p / parts, k1 = len * (p + 1) / parts; k < k1; ++k) {
         const uint32_t col = cols[k];
         uint64_t c;
         if (col & kTag) {
@@ -91,17 +108,25 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
         } else {
           c = col >= in_base ? col + in_shift : col;
         }
-        d.col[base + k] = static_cast<uint32_t>(c);
-        d.coeff[base + k] = remap[j][src[m]->coeff[k]];
+        dcol[k] = static_cast<uint32_t>(c);
+        dcoeff[k] = rm[coeffs[k]];
       }
-      for (size_t r = 1; r < src[m]->row_ptr.size(); ++r) d.row_ptr[row_off[j] + r] = base + src[m]->row_ptr[r];
-      if (!shared_block) *src[m] = {};  // free as we go
+      const size_t rows = src[m]->row_ptr.size() - 1;
+      const uint64_t* rp = src[m]->row_ptr.data();
+      uint64_t* drp = d.row_ptr.data() + row_off[j];
+      for (size_t r = 1 + rows * p / parts, r1 = 1 + rows * (p + 1) / parts; r < r1; ++r) drp[r] = base + rp[r];
+    }
+    // The segment's last slice frees it (free as we go).
+    if (!shared_block && parts_left[j].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      seg.a = {};
+      seg.b = {};
+      seg.c = {};
     }
   };
   if (pool != nullptr) {
-    pool->parallel_for(n, copy_segment);
+    pool->parallel_for(n * parts, copy_part);
   } else {
-    for (size_t j = 0; j < n; ++j) copy_segment(j);
+    for (size_t job = 0; job < n * parts; ++job) copy_part(job);
   }
   out.num_constraints = row_off[n];
   if (finalize) {
