@@ -10,6 +10,11 @@
 
 #include "gpu/ptx.cuh"
 
+// 1: operator* is the plain CIOS loop (the first version); 0 (default): the even/odd-word form.
+#ifndef CUZK_GPU_MUL_CIOS
+#define CUZK_GPU_MUL_CIOS 0
+#endif
+
 namespace cuzk::gpu {
 
 template <class P>
@@ -98,10 +103,21 @@ struct MontField {
     return *this = *this * b;
   }
 
+  // Montgomery multiplication, a * b / R mod p, fully reduced. Both forms below give the same
+  // words for inputs below p; CUZK_GPU_MUL_CIOS=1 at compile time makes operator* the plain CIOS
+  // (the first version, kept to compare against: bench/gpu/field_mul_bench.cu times both).
+  __device__ __forceinline__ friend MontField operator*(const MontField& a, const MontField& b) {
+#if CUZK_GPU_MUL_CIOS
+    return mul_cios(a, b);
+#else
+    return mul_even_odd(a, b);
+#endif
+  }
+
   // CIOS Montgomery multiplication: per word of b, two carry chains add the low and the high
   // halves of a*b[i] into t, then two more add m*p, which zeroes t[0]; t shifts down one word.
   // t < 2p throughout thanks to the spare top bit; one conditional subtraction finishes.
-  __device__ __forceinline__ friend MontField operator*(const MontField& a, const MontField& b) {
+  __device__ __forceinline__ static MontField mul_cios(const MontField& a, const MontField& b) {
     uint32_t t[N + 2];
 #pragma unroll
     for (int i = 0; i < N + 2; ++i) t[i] = 0;
@@ -138,6 +154,97 @@ struct MontField {
     reduce_once(r.w);
     return r;
   }
+
+  // The same Montgomery product with the partial sums kept in two N-word accumulators, one for
+  // the even-indexed words of a (and of p), one for the odd ones. Each product x*s of two words
+  // then lands on a word pair (2k, 2k+1) of one accumulator, so the low and high halves sit next
+  // to each other in a single carry chain (mad.lo.cc / madc.hi.cc on adjacent words: one 64-bit
+  // multiply-add each), where the CIOS above runs the halves in separate chains and spends extra
+  // additions on the top words after every chain.
+  //
+  // Invariant after the reduction of round i: T_i * W = u + v * W (W = 2^32) with u[0] = 0, where
+  // T_i is the CIOS value (T_i < 2p for a, b < p), u the accumulator aligned at word 0 and v the one
+  // aligned at word 1. Every carry out of u's top word is moved into v[N-1] (same weight), so u is
+  // exact in N words, and v (every partial sum of it too: all terms are non-negative) stays below
+  // W^N because v * W <= T_i * W = T_(i-1) + a * b_i + m * p < 2p * W and 2p < W^N (spare top
+  // bit). The next round divides by W by renaming: T_i = u[1] + (u >> 2 words) * W + v, so the next
+  // word-0 accumulator is v with u[1] added to its low word, and the next word-1 accumulator is u
+  // shifted down two words, with that addition's carry entering its low word.
+  __device__ __forceinline__ static MontField mul_even_odd(const MontField& a, const MontField& b) {
+    static_assert(N % 2 == 0 && N >= 4, "even/odd multiplication needs an even word count");
+    uint32_t e[N], o[N], p[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) p[i] = P::mod(i);
+      // Round 0: plain products, no carries (the halves of distinct products are distinct words).
+#pragma unroll
+    for (int k = 0; k < N; k += 2) {
+      e[k] = ptx::mul_lo(a.w[k], b.w[0]);
+      e[k + 1] = ptx::mul_hi(a.w[k], b.w[0]);
+      o[k] = ptx::mul_lo(a.w[k + 1], b.w[0]);
+      o[k + 1] = ptx::mul_hi(a.w[k + 1], b.w[0]);
+    }
+    reduce_round(e, o, p);
+    // Rounds 1..N-1 alternate the roles of e and o (N is even, so round N-1 leaves u in o).
+#pragma unroll
+    for (int i = 1; i < N; i += 2) {
+      mul_round(e, o, a.w, b.w[i]);
+      reduce_round(o, e, p);
+      if (i + 1 < N) {
+        mul_round(o, e, a.w, b.w[i + 1]);
+        reduce_round(e, o, p);
+      }
+    }
+    // T = o / W + e (o[0] = 0): add o's words 1..N-1 to e's words 0..N-2; T < 2p < W^N.
+    MontField r;
+    r.w[0] = ptx::add_cc(e[0], o[1]);
+#pragma unroll
+    for (int i = 1; i < N - 1; ++i) r.w[i] = ptx::addc_cc(e[i], o[i + 1]);
+    r.w[N - 1] = ptx::addc(e[N - 1], 0);
+    reduce_once(r.w);
+    return r;
+  }
+
+ private:
+  // acc += sum_k x[2k + OFF] * s * W^(2k): one carry chain, opened here; the carry out of
+  // acc[N-1] is left in the flag for the caller.
+  template <int OFF>
+  __device__ __forceinline__ static void mad_pairs(uint32_t (&acc)[N], const uint32_t (&x)[N], uint32_t s) {
+    acc[0] = ptx::mad_lo_cc(x[OFF], s, acc[0]);
+    acc[1] = ptx::madc_hi_cc(x[OFF], s, acc[1]);
+#pragma unroll
+    for (int k = 2; k < N; k += 2) {
+      acc[k] = ptx::madc_lo_cc(x[k + OFF], s, acc[k]);
+      acc[k + 1] = ptx::madc_hi_cc(x[k + OFF], s, acc[k + 1]);
+    }
+  }
+
+  // The multiplication half of a round for word bi, from the pair (u, v) of the invariant above:
+  // on return v is the word-0 accumulator and u the word-1 one, with a * bi added.
+  __device__ __forceinline__ static void mul_round(uint32_t (&u)[N], uint32_t (&v)[N], const uint32_t (&a)[N],
+                                                   uint32_t bi) {
+    v[0] = ptx::add_cc(v[0], u[1]);
+    // u = (u >> 2 words) + carry + odd words of a times bi; fits in N words (see the invariant).
+#pragma unroll
+    for (int k = 0; k < N - 2; k += 2) {
+      u[k] = ptx::madc_lo_cc(a[k + 1], bi, u[k + 2]);
+      u[k + 1] = ptx::madc_hi_cc(a[k + 1], bi, u[k + 3]);
+    }
+    u[N - 2] = ptx::madc_lo_cc(a[N - 1], bi, 0);
+    u[N - 1] = ptx::madc_hi(a[N - 1], bi, 0);
+    mad_pairs<0>(v, a, bi);
+    u[N - 1] = ptx::addc(u[N - 1], 0);
+  }
+
+  // The reduction half: lo is the word-0 accumulator, hi the word-1 one. Adds m * p with
+  // m = lo[0] * -p^-1 mod W, which zeroes lo[0].
+  __device__ __forceinline__ static void reduce_round(uint32_t (&lo)[N], uint32_t (&hi)[N], const uint32_t (&p)[N]) {
+    const uint32_t m = lo[0] * P::INV;
+    mad_pairs<1>(hi, p, m);  // no carry out: hi < W^N (the invariant)
+    mad_pairs<0>(lo, p, m);
+    hi[N - 1] = ptx::addc(hi[N - 1], 0);
+  }
+
+ public:
   __device__ __forceinline__ MontField sqr() const {
     return *this * *this;
   }
