@@ -6,7 +6,9 @@
 #     against another sector's C1 -> not 0;
 #   - a C1 with one flipped byte: prove fails naming the JSON field, and writes no proof;
 #   - through the daemon: POREP_SEAL_COMMIT with the wrapped C1 (cuzk-bench single --c1 checks
-#     the proof against the inputs it derives itself); the flipped C1 refused by cuzk-bench.
+#     the proof against the inputs it derives itself); the flipped C1 refused by cuzk-bench;
+#   - cuzk-bench batch --c1 -c 2 -j 2 --json: proofs 2, failed 0, verified 2; the flipped C1
+#     refused (exit 2, the field named, no proof).
 # Usage: porep_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
 cuzk=$1
@@ -71,6 +73,23 @@ run 2 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tm
   single --c1 "$tmp/c1-flipped.json" --no-verify
 grep -q "comm_d" "$tmp/bench-flipped.log" ||
   { echo "FAIL: cuzk-bench did not name the bad field:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
+
+# batch --c1: two PoRep proofs in flight at once, each verified by cuzk-bench (inputs re-derived).
+batch_out=$("$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+  batch --c1 "$tmp/c1-other.json" -c 2 -j 2 2>"$tmp/batch.err")
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: batch --c1 exited $rc: $batch_out"; tail -20 "$tmp/batch.err"; fail=1; }
+for want in '"proofs": 2' '"failed": 0' '"verified": 2'; do
+  echo "$batch_out" | grep -q "^  $want,\?\$" || { echo "FAIL: batch --c1: expected $want in: $batch_out"; fail=1; }
+done
+# The flipped C1: refused before anything is sent (usage error, the field named), no proof.
+batch_out=$("$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+  batch --c1 "$tmp/c1-flipped.json" -c 2 -j 2 2>"$tmp/batch-flipped.err")
+rc=$?
+[ "$rc" -eq 2 ] || { echo "FAIL: batch with a flipped C1 exited $rc, expected 2"; tail -5 "$tmp/batch-flipped.err"; fail=1; }
+grep -q "comm_d" "$tmp/batch-flipped.err" ||
+  { echo "FAIL: batch did not name the bad field:"; tail -5 "$tmp/batch-flipped.err"; fail=1; }
+echo "$batch_out" | grep -q '"proofs": *[1-9]' && { echo "FAIL: batch with a flipped C1 made proofs: $batch_out"; fail=1; }
 echo "daemon: $(( $(date +%s) - t2 )) s"
 
 if [ "$fail" -ne 0 ]; then
