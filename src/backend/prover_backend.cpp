@@ -278,8 +278,17 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
 std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
                                                    const BackendOptions& options) {
 #ifdef CUZK_HAVE_CUDA
-  std::unique_ptr<GpuBackend> g =
-      make_gpu_backend(pk, pce, {.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+  std::unique_ptr<GpuBackend> g;
+  try {
+    g = make_gpu_backend(pk, pce, {.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+  } catch (const DeviceMemoryShort& e) {
+    if (!options.b_g2_on_gpu) throw;
+    // The G2 bases and their MSM's scratch are the part the CPU can take (a 32 GiB PoRep partition
+    // fits an H200 only this way today): try again with the G2 MSM on the CPU.
+    logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
+                       {{"device", std::to_string(device)}, {"reason", e.what()}});
+    g = make_gpu_backend(pk, pce, {.device = device, .b_g2_on_gpu = false, .pool = options.pool});
+  }
   g->prover().inject_failures(options.test_inject_failures);
   return g;
 #else

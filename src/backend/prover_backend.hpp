@@ -109,7 +109,8 @@ struct BackendOptions {
 std::unique_ptr<ProverBackend> make_cpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                                 ThreadPool* pool = nullptr);
 // The prover of one device (no fallback, no selection): the key's bases and the Pce uploaded now.
-// Throws DeviceMemoryShort when the device's free memory is too small, DeviceFailure on a CUDA
+// When they do not fit with the G2 MSM on the device, the G2 MSM goes to the CPU (options.pool).
+// Throws DeviceMemoryShort when the device's free memory is too small even so, DeviceFailure on a CUDA
 // error while building it, std::runtime_error in a build without CUDA. options.kind, devices and
 // cpu_fallback are ignored.
 std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
