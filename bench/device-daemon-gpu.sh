@@ -34,17 +34,7 @@ bench() {
   "$B/apps/cuzk-bench/cuzk-bench" --spawn-daemon "$B/apps/cuzk-daemon/cuzk-daemon" --data-dir "$data" \
     --spawn-timeout 300 --daemon-arg=--config="$data/$cfg.toml" "$@"
 }
-summary() {
-  python3 - "$1" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-m = r.get("stage_means_ms", {})
-print(f"{sys.argv[1].split('/')[-1]}: proofs {r['proofs']} failed {r['failed']} verified {r.get('verified')} | "
-      f"{r['throughput_proofs_per_min']:.1f}/min {r['seconds_per_proof']:.3f} s/proof | "
-      f"latency p50 {r['latency_p50_ms']} p90 {r['latency_p90_ms']} ms | util {r['prover_utilization']} | "
-      f"peak RSS {r['daemon_peak_rss_bytes'] / 2**30:.2f} GiB | stages {m}")
-PY
-}
+summary() { python3 "$(dirname "$0")/batch_summary.py" "$1"; }
 run() {
   local name=$1 cfg=$2
   shift 2

@@ -17,18 +17,7 @@ export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; } | tee "$OUT/daemon-machine.txt"
 data=$(mktemp -d)
 bench() { "$B/apps/cuzk-bench/cuzk-bench" --spawn-daemon "$B/apps/cuzk-daemon/cuzk-daemon" --data-dir "$data" "$@"; }
-summary() {
-  python3 - "$1" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))
-m = r.get("stage_means_ms", {})
-print(f"{sys.argv[1]}: proofs {r['proofs']} failed {r['failed']} verified {r.get('verified')} | "
-      f"{r['throughput_proofs_per_min']:.2f}/min {r['seconds_per_proof']:.3f} s/proof | "
-      f"latency p50 {r['latency_p50_ms']} p90 {r['latency_p90_ms']} ms | util {r['prover_utilization']} "
-      f"steady {r.get('prover_utilization_steady')} | peak RSS {r['daemon_peak_rss_bytes'] / 2**30:.2f} GiB | "
-      f"stages {m}")
-EOF
-}
+summary() { python3 "$(dirname "$0")/batch_summary.py" "$1"; }
 fails=0
 run() {
   local name=$1

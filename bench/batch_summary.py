@@ -1,0 +1,14 @@
+#!/usr/bin/env python3
+"""One line per `cuzk-bench batch --json` result file: proofs, throughput, latency, utilization,
+peak RSS and the per-stage means (used by the bench/device-daemon*.sh scripts)."""
+import json
+import os
+import sys
+
+for path in sys.argv[1:]:
+    r = json.load(open(path))
+    print(f"{os.path.basename(path)}: proofs {r['proofs']} failed {r['failed']} verified {r.get('verified')} | "
+          f"{r['throughput_proofs_per_min']:.1f}/min {r['seconds_per_proof']:.3f} s/proof | "
+          f"latency p50 {r['latency_p50_ms']} p90 {r['latency_p90_ms']} ms | util {r['prover_utilization']} "
+          f"steady {r.get('prover_utilization_steady')} | peak RSS {r['daemon_peak_rss_bytes'] / 2**30:.2f} GiB | "
+          f"stages {r.get('stage_means_ms', {})}")
