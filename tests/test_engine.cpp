@@ -419,10 +419,16 @@ double metric(Engine& engine, const std::string& line_prefix) {
   return std::stod(text.substr(at + line_prefix.size() + 2));
 }
 
+// The job's result; a job still running after a minute (a stuck pipeline) fails the test.
 JobResult prove_now(Engine& engine, const std::string& circuit, size_t partitions, uint64_t salt) {
   auto s = engine.submit(builtin_request(circuit, partitions, "", 0, salt));
   EXPECT_TRUE(s.ok()) << s.error.message;
-  return *engine.await(s.value->job_id, 0ms);
+  JobResult r = *engine.await(s.value->job_id, 60s);
+  if (r.status == JobStatus::Timeout) {
+    ADD_FAILURE() << circuit << ": the job did not finish within 60 s";
+    engine.cancel(s.value->job_id);
+  }
+  return r;
 }
 
 TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
@@ -516,6 +522,38 @@ TEST(EngineGpuPool, DeviceMemoryIsABudgetOfItsOwn) {
   // Evicting a circuit's keys drops its device prover too.
   ASSERT_TRUE(engine.evict_srs("chain:2^9").ok());
   EXPECT_EQ(devs[0].resident, 0);
+}
+
+TEST(EngineGpuPool, IdleDeviceProversLetTheHostBudgetEvictTheirKeys) {
+  TempDir dir;
+  uint64_t largest = 0;  // one circuit's keys + PCE
+  {
+    Engine probe(test_config(dir.str()));
+    probe.start();
+    for (const char* c : {"chain:2^11", "filecoin-like:2^11"}) ASSERT_TRUE(probe.preload_srs(c).ok());
+    const EngineStatus st = probe.status();
+    for (const char* c : {"chain:2048", "filecoin-like:2048"}) {
+      uint64_t bytes = 0;
+      for (const auto& x : st.srs) bytes += x.circuit_id == c ? x.size_bytes : 0;
+      for (const auto& x : st.pce) bytes += x.circuit_id == c ? x.size_bytes : 0;
+      ASSERT_GT(bytes, 0u) << c;
+      largest = std::max(largest, bytes);
+    }
+  }
+  // Room for one circuit's keys and PCE and its partitions, not for two circuits.
+  Config cfg = test_config(dir.str());
+  cfg.memory.total_budget = largest + (1ull << 20);
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  expect_valid(engine, prove_now(engine, "chain:2^11", 1, 14), "chain:2^11");
+  EXPECT_EQ(devs[0].resident, 1);
+  // The second circuit needs the first one's host memory, held by its idle device prover.
+  expect_valid(engine, prove_now(engine, "filecoin-like:2^11", 1, 15), "filecoin-like:2^11");
+  EXPECT_LE(engine.budget().peak_used(), engine.budget().limit());
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}") +
+                metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"),
+            2);
 }
 
 TEST(EngineGpuPool, ACircuitThatDoesNotFitRunsOnTheCpuUnlessTheGpuIsRequired) {

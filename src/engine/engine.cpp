@@ -167,8 +167,13 @@ Engine::Engine(const Config& config, GpuPoolSetup gpu_setup)
   budget_.set_evictor([this](uint64_t needed) {
     uint64_t freed = srs_.evict_idle(needed);
     if (freed < needed) freed += pce_.evict_idle(needed - freed);
-    // Device provers hold their circuit's key and PCE: let evicted ones go with them.
-    if (freed != 0 && gpus_) gpus_->drop_unless([this](const std::string& id) { return srs_.is_loaded(id); });
+    if (freed < needed && gpus_) {
+      // A resident device prover holds its circuit's key and PCE, which keeps them from looking
+      // idle here: host memory wins, so idle device provers go and the caches are asked again.
+      gpus_->drop_unless([](const std::string&) { return false; });
+      freed += srs_.evict_idle(needed - freed);
+      if (freed < needed) freed += pce_.evict_idle(needed - freed);
+    }
     return freed;
   });
   register_metrics();
