@@ -15,6 +15,7 @@
 #include "filecoin/seal.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
+#include "groth16/prover_zkey.hpp"
 #include "groth16/verifier.hpp"
 #include "test_helpers.hpp"
 
@@ -400,15 +401,45 @@ class FakeDeviceBackend final : public backend::ProverBackend {
   std::unique_ptr<backend::ProverBackend> cpu_;
 };
 
+// The zkey counterpart: the sums computed on the CPU (groth16::zkey_msms).
+class FakeZkeyDevice final : public backend::ZkeyDeviceProver {
+ public:
+  FakeZkeyDevice(int ordinal, FakeDevice& dev, const groth16::Zkey& zkey) : ordinal_(ordinal), dev_(dev), zkey_(zkey) {
+    ++dev_.resident;
+  }
+  ~FakeZkeyDevice() override { --dev_.resident; }
+  std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
+  uint64_t device_bytes() const override { return 1000; }
+  groth16::ZkeyMsms stage1(std::span<const ec::Fr> witness) override {
+    int f = dev_.fail_calls.load();
+    if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0)) {
+      throw backend::DeviceFailure(name() + ": injected launch failure");
+    }
+    return groth16::zkey_msms(zkey_, witness);
+  }
+
+ private:
+  int ordinal_;
+  FakeDevice& dev_;
+  const groth16::Zkey& zkey_;
+};
+
 GpuPoolSetup fake_devices(std::vector<int> ordinals, std::map<int, FakeDevice>& devs) {
   for (int d : ordinals) devs[d];
-  return {ordinals, [&devs](int d, const groth16::ProvingKey& pk, const pce::Pce& pce) {
-            FakeDevice& dev = devs.at(d);
-            if (dev.resident.load() >= dev.capacity) {
-              throw backend::DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
-            }
-            ++dev.built;
-            return std::unique_ptr<backend::ProverBackend>(std::make_unique<FakeDeviceBackend>(d, dev, pk, pce));
+  auto room = [&devs](int d) -> FakeDevice& {
+    FakeDevice& dev = devs.at(d);
+    if (dev.resident.load() >= dev.capacity) {
+      throw backend::DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
+    }
+    ++dev.built;
+    return dev;
+  };
+  return {ordinals,
+          [room](int d, const groth16::ProvingKey& pk, const pce::Pce& pce) {
+            return std::unique_ptr<backend::ProverBackend>(std::make_unique<FakeDeviceBackend>(d, room(d), pk, pce));
+          },
+          [room](int d, const groth16::Zkey& zkey) {
+            return std::unique_ptr<backend::ZkeyDeviceProver>(std::make_unique<FakeZkeyDevice>(d, room(d), zkey));
           }};
 }
 
@@ -581,6 +612,31 @@ TEST(EngineGpuPool, ACircuitThatDoesNotFitRunsOnTheCpuUnlessTheGpuIsRequired) {
   EXPECT_NE(r.error_message.find("gpus.backend = \"gpu\""), std::string::npos) << r.error_message;
 }
 
+TEST(EngineGpuPool, ZkeyCircuitsProveOnTheDevicesToo) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  CircuitSection z;
+  z.id = "mix-zkey";
+  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/mix.zkey";
+  cfg.circuits.push_back(z);
+  ASSERT_TRUE(cfg.finalize().ok());
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0, 1}, devs));
+  devs[0].fail_calls = -1;  // every attempt on device 0 fails and is retried on device 1
+  engine.start();
+  ProofRequest w;
+  w.kind = ProofKind::Generic;
+  w.circuit_id = "mix-zkey";
+  const std::string wtns = read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns");
+  w.witnesses = {wtns, wtns, wtns};
+  auto s = engine.submit(w);
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  expect_valid(engine, *engine.await(s.value->job_id, 60s), "mix-zkey");
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"), 3) << engine.metrics_text();
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0);
+  EXPECT_EQ(devs[1].built, 1);  // one resident zkey prover, reused
+}
+
 TEST(EngineGpuPool, BackendSelection) {
   TempDir dir;
   Config cfg = test_config(dir.str());
@@ -618,6 +674,28 @@ TEST(EngineGpuDevice, ProvesOnTheRealDevices) {
   expect_valid(engine, prove_now(engine, "chain:2^12", 8, 12), "chain:2^12");
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0) << engine.metrics_text();
   EXPECT_GT(metric(engine, "cuzk_gpu_resident_bytes{device=\"0\"}"), 0);
+  {
+    // A zkey circuit: the snarkjs-convention proof made on the device.
+    TempDir dz;
+    Config cz = test_config(dz.str());
+    cz.gpus.backend = "gpu";
+    CircuitSection z;
+    z.id = "mix-zkey";
+    z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/mix.zkey";
+    cz.circuits.push_back(z);
+    ASSERT_TRUE(cz.finalize().ok());
+    Engine ez(cz);
+    ez.start();
+    ProofRequest w;
+    w.kind = ProofKind::Generic;
+    w.circuit_id = "mix-zkey";
+    const std::string wtns = read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns");
+    w.witnesses = {wtns, wtns};
+    auto s = ez.submit(w);
+    ASSERT_TRUE(s.ok()) << s.error.message;
+    expect_valid(ez, *ez.await(s.value->job_id, 60s), "mix-zkey");
+    EXPECT_EQ(metric(ez, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0) << ez.metrics_text();
+  }
   for (const char* g2 : {"gpu", "cpu"}) {
     TempDir d2;
     Config c2 = test_config(d2.str(), 2);

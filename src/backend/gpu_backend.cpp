@@ -33,6 +33,42 @@ groth16::ZkeyMsms zkey_stage1_gpu(const groth16::Zkey& zkey, std::span<const Fr>
   }
 }
 
+namespace {
+
+class GpuZkeyDeviceProver final : public ZkeyDeviceProver {
+ public:
+  GpuZkeyDeviceProver(const groth16::Zkey& zkey, const gpu::GpuProverOptions& options) : prover_(zkey, options) {}
+  std::string name() const override { return "gpu:" + std::to_string(prover_.device()); }
+  uint64_t device_bytes() const override { return memory_; }
+  groth16::ZkeyMsms stage1(std::span<const Fr> witness) override {
+    try {
+      return prover_.stage1(witness);
+    } catch (const gpu::CudaError& e) {
+      throw DeviceFailure(name() + ": " + e.what());
+    }
+  }
+  void set_memory(uint64_t bytes) { memory_ = bytes; }
+
+ private:
+  gpu::GpuZkeyProver prover_;
+  uint64_t memory_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ZkeyDeviceProver> make_gpu_zkey_prover(const groth16::Zkey& zkey,
+                                                       const gpu::GpuProverOptions& options) {
+  try {
+    auto p = std::make_unique<GpuZkeyDeviceProver>(zkey, options);
+    p->set_memory(gpu::GpuZkeyProver::memory_needed(zkey, options).total());
+    return p;
+  } catch (const gpu::DeviceMemoryShort& e) {
+    throw DeviceMemoryShort(e.what());
+  } catch (const gpu::CudaError& e) {
+    throw DeviceFailure("gpu:" + std::to_string(options.device) + ": building the zkey prover: " + e.what());
+  }
+}
+
 std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                              const gpu::GpuProverOptions& options) {
   try {

@@ -23,6 +23,10 @@ class GpuBackend final : public ProverBackend {
 std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                              const gpu::GpuProverOptions& options);
 
+// A resident GpuZkeyProver as a ZkeyDeviceProver (CUDA errors become DeviceFailure; a prover that
+// does not fit throws DeviceMemoryShort).
+std::unique_ptr<ZkeyDeviceProver> make_gpu_zkey_prover(const groth16::Zkey& zkey, const gpu::GpuProverOptions& options);
+
 // The zkey proof's device stage on one GPU (a fresh GpuZkeyProver); CUDA errors of the proof
 // itself become DeviceFailure, a prover that cannot be built throws what its constructor threw.
 groth16::ZkeyMsms zkey_stage1_gpu(const groth16::Zkey& zkey, std::span<const Fr> witness,

@@ -298,6 +298,24 @@ std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk
 #endif
 }
 
+std::unique_ptr<ZkeyDeviceProver> make_zkey_device_prover(const groth16::Zkey& zkey, int device,
+                                                          const BackendOptions& options) {
+#ifdef CUZK_HAVE_CUDA
+  try {
+    return make_gpu_zkey_prover(zkey, {.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+  } catch (const DeviceMemoryShort& e) {
+    if (!options.b_g2_on_gpu) throw;
+    logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
+                       {{"device", std::to_string(device)}, {"reason", e.what()}});
+    return make_gpu_zkey_prover(zkey, {.device = device, .b_g2_on_gpu = false, .pool = options.pool});
+  }
+#else
+  (void)zkey, (void)options;
+  throw std::runtime_error("GPU device " + std::to_string(device) +
+                           ": this cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc at build time)");
+#endif
+}
+
 groth16::Proof prove_zkey(const groth16::Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s,
                           const BackendOptions& options, groth16::ZkeyProveTimings* timings, std::string* used) {
   [[maybe_unused]] const auto start = std::chrono::steady_clock::now();

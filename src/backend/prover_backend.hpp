@@ -116,6 +116,19 @@ std::unique_ptr<ProverBackend> make_cpu_backend(const groth16::ProvingKey& pk, c
 std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
                                                    const BackendOptions& options = {});
 
+// The snarkjs-convention device stage of one GPU with the zkey's points resident (gpu::GpuZkeyProver):
+// the five sums for groth16::zkey_finalize. CUDA errors surface as DeviceFailure.
+class ZkeyDeviceProver {
+ public:
+  virtual ~ZkeyDeviceProver() = default;
+  virtual std::string name() const = 0;  // "gpu:0"
+  virtual uint64_t device_bytes() const = 0;
+  virtual groth16::ZkeyMsms stage1(std::span<const Fr> witness) = 0;
+};
+// As make_device_backend, for a zkey (the G2 MSM moves to the CPU when the points do not fit).
+std::unique_ptr<ZkeyDeviceProver> make_zkey_device_prover(const groth16::Zkey& zkey, int device,
+                                                          const BackendOptions& options = {});
+
 // Runs `primary`; a DeviceFailure is logged (warn, event "device_stage_failed") and the witness is
 // proven by `fallback` instead. Other exceptions (bad witness, ...) propagate. `fallback` may be
 // shared by several wrappers (calls into it are serialized).

@@ -12,11 +12,15 @@ struct GpuPool::Entry {
   std::string circuit;
   SrsHandle srs;
   PceHandle pce;
-  std::unique_ptr<backend::ProverBackend> prover;
-  std::mutex run_mu;  // a prover serves one witness at a time
-  int users = 0;      // guarded by Device::mu
+  std::unique_ptr<backend::ProverBackend> prover;   // bellperson circuits
+  std::unique_ptr<backend::ZkeyDeviceProver> zkey;  // snarkjs circuits
+  std::mutex run_mu;                                // a prover serves one witness at a time
+  int users = 0;                                    // guarded by Device::mu
   std::atomic<uint64_t> proofs{0};
   std::chrono::steady_clock::time_point last_used;
+
+  uint64_t device_bytes() const { return prover ? prover->device_bytes() : zkey ? zkey->device_bytes() : 0; }
+  std::string name() const { return prover ? prover->name() : zkey ? zkey->name() : "?"; }
 };
 
 struct GpuPool::Device {
@@ -32,6 +36,7 @@ GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup s
     if (kind != backend::BackendKind::Cpu) devices_ = setup.devices;
     reason_ = devices_.empty() ? "no devices (test setup)" : "test devices";
     factory_ = std::move(setup.factory);
+    zkey_factory_ = std::move(setup.zkey_factory);
     if (devices_.empty() && required_) throw std::runtime_error("gpus.backend = \"gpu\": no GPU to prove on");
   } else {
     backend::DeviceList found = backend::available_devices(config.devices);
@@ -47,6 +52,9 @@ GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup s
     const bool g2_on_gpu = config.g2_msm != "cpu";
     factory_ = [g2_on_gpu, cpu_pool](int device, const groth16::ProvingKey& pk, const pce::Pce& pce) {
       return backend::make_device_backend(pk, pce, device, {.b_g2_on_gpu = g2_on_gpu, .pool = cpu_pool});
+    };
+    zkey_factory_ = [g2_on_gpu, cpu_pool](int device, const groth16::Zkey& zkey) {
+      return backend::make_zkey_device_prover(zkey, device, {.b_g2_on_gpu = g2_on_gpu, .pool = cpu_pool});
     };
   }
   for (int d : devices_) {
@@ -78,7 +86,11 @@ std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& c
   entry->pce = pce;
   for (;;) {
     try {
-      entry->prover = factory_(d.ordinal, *srs->pk, *pce);
+      if (srs->zkey) {
+        entry->zkey = zkey_factory_(d.ordinal, *srs->zkey);
+      } else {
+        entry->prover = factory_(d.ordinal, *srs->pk, *pce);
+      }
       break;
     } catch (const backend::DeviceMemoryShort& e) {
       // Drop the least recently used idle prover and try again; none left: it does not fit.
@@ -91,23 +103,22 @@ std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& c
                          {{"device", std::to_string(d.ordinal)},
                           {"circuit", (*victim)->circuit},
                           {"for", circuit},
-                          {"bytes", std::to_string((*victim)->prover->device_bytes())}});
+                          {"bytes", std::to_string((*victim)->device_bytes())}});
       d.entries.erase(victim);
     }
   }
-  logging::log_event(logging::Level::info, "gpu_prover_ready",
-                     {{"device", std::to_string(d.ordinal)},
-                      {"circuit", circuit},
-                      {"bytes", std::to_string(entry->prover->device_bytes())}});
+  logging::log_event(
+      logging::Level::info, "gpu_prover_ready",
+      {{"device", std::to_string(d.ordinal)}, {"circuit", circuit}, {"bytes", std::to_string(entry->device_bytes())}});
   entry->users = 1;
   d.entries.push_back(entry);
   return entry;
 }
 
-groth16::ProofMsms GpuPool::stage1(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
-                                   const groth16::Witness& w, std::string* used) {
-  if (slot >= slots_.size()) throw std::logic_error("GpuPool::stage1: no device slot " + std::to_string(slot));
-  if (!srs || !srs->pk || !pce) throw std::logic_error("GpuPool::stage1: circuit '" + circuit + "' has no key or PCE");
+template <class Fn>
+auto GpuPool::run(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
+                  std::string* used, Fn&& fn) {
+  if (slot >= slots_.size()) throw std::logic_error("GpuPool: no device slot " + std::to_string(slot));
   Device& d = *slots_[slot];
   std::shared_ptr<Entry> e = acquire(d, circuit, srs, pce);
   struct Release {
@@ -119,11 +130,24 @@ groth16::ProofMsms GpuPool::stage1(size_t slot, const std::string& circuit, cons
       e.last_used = std::chrono::steady_clock::now();
     }
   } release{d, *e};
-  if (used) *used = e->prover->name();
+  if (used) *used = e->name();
   std::lock_guard run(e->run_mu);
-  groth16::ProofMsms out = e->prover->stage1(w);
+  auto out = fn(*e);
   ++e->proofs;
   return out;
+}
+
+groth16::ProofMsms GpuPool::stage1(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
+                                   const groth16::Witness& w, std::string* used) {
+  if (!srs || !srs->pk || !pce) throw std::logic_error("GpuPool::stage1: circuit '" + circuit + "' has no key or PCE");
+  return run(slot, circuit, srs, pce, used, [&](Entry& e) { return e.prover->stage1(w); });
+}
+
+groth16::ZkeyMsms GpuPool::zkey_stage1(size_t slot, const std::string& circuit, const SrsHandle& srs,
+                                       std::span<const groth16::Fr> witness, std::string* used) {
+  if (!srs || !srs->zkey) throw std::logic_error("GpuPool::zkey_stage1: circuit '" + circuit + "' has no zkey");
+  if (!zkey_factory_) throw std::logic_error("GpuPool::zkey_stage1: no zkey prover factory");
+  return run(slot, circuit, srs, nullptr, used, [&](Entry& e) { return e.zkey->stage1(witness); });
 }
 
 void GpuPool::drop_unless(const std::function<bool(const std::string&)>& keep) {
@@ -137,8 +161,7 @@ std::vector<GpuResident> GpuPool::residents() const {
   std::vector<GpuResident> out;
   for (const auto& d : slots_) {
     std::lock_guard lock(d->mu);
-    for (const auto& e : d->entries)
-      out.push_back({d->ordinal, e->circuit, e->prover->device_bytes(), e->proofs.load()});
+    for (const auto& e : d->entries) out.push_back({d->ordinal, e->circuit, e->device_bytes(), e->proofs.load()});
   }
   return out;
 }

@@ -15,6 +15,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,16 @@ namespace cuzk::engine {
 using DeviceProverFactory = std::function<std::unique_ptr<backend::ProverBackend>(
     int device, const groth16::ProvingKey& pk, const pce::Pce& pce)>;
 
-// Instead of scanning for devices (tests): these ordinals, proven on by `factory`.
+// The same for snarkjs-convention circuits (default: backend::make_zkey_device_prover).
+using ZkeyDeviceProverFactory =
+    std::function<std::unique_ptr<backend::ZkeyDeviceProver>(int device, const groth16::Zkey& zkey)>;
+
+// Instead of scanning for devices (tests): these ordinals, proven on by `factory` (and
+// `zkey_factory`; without one, zkey circuits run on the CPU).
 struct GpuPoolSetup {
   std::vector<int> devices;
   DeviceProverFactory factory;
+  ZkeyDeviceProverFactory zkey_factory;
 };
 
 struct GpuResident {
@@ -63,6 +70,12 @@ class GpuPool {
   groth16::ProofMsms stage1(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
                             const groth16::Witness& w, std::string* used = nullptr);
 
+  // The same for a zkey circuit (srs->zkey): the sums for groth16::zkey_finalize. Throws
+  // std::logic_error when the pool has no zkey prover factory (zkey_capable() is false).
+  groth16::ZkeyMsms zkey_stage1(size_t slot, const std::string& circuit, const SrsHandle& srs,
+                                std::span<const groth16::Fr> witness, std::string* used = nullptr);
+  bool zkey_capable() const { return static_cast<bool>(zkey_factory_); }
+
   // Drops the idle provers whose circuit `keep` rejects (given the circuit id); busy ones stay.
   void drop_unless(const std::function<bool(const std::string&)>& keep);
   std::vector<GpuResident> residents() const;
@@ -71,11 +84,15 @@ class GpuPool {
   struct Entry;
   struct Device;
   std::shared_ptr<Entry> acquire(Device& d, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce);
+  template <class Fn>
+  auto run(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce, std::string* used,
+           Fn&& fn);
 
   std::vector<int> devices_;
   std::string reason_;
   bool required_ = false;
   DeviceProverFactory factory_;
+  ZkeyDeviceProverFactory zkey_factory_;
   std::vector<std::unique_ptr<Device>> slots_;
 };
 

@@ -161,12 +161,22 @@ DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime&
     rep.backend = "cpu";
     return device_stage(rt, std::move(s), pool, nullptr);
   };
-  if (!gpus.enabled() || rt.def.uses_zkey() || !rt.pce || s.full_synthesis || !rt.srs || !rt.srs->pk) return on_cpu();
+  const bool zkey = rt.def.uses_zkey() && rt.srs && rt.srs->zkey && gpus.zkey_capable();
+  const bool bellperson = !rt.def.uses_zkey() && rt.pce && !s.full_synthesis && rt.srs && rt.srs->pk;
+  if (!gpus.enabled() || !(zkey || bellperson)) return on_cpu();
   const groth16::Witness w{s.inputs, s.aux};
   const size_t n = gpus.devices().size();
   auto attempt = [&](size_t sl) {
     DeviceStageOut out;
-    out.msms = gpus.stage1(sl, rt.def.id, rt.srs, rt.pce, w, &rep.backend);
+    if (zkey) {
+      // The whole snarkjs-convention proof: the device's sums, then the blinding on the CPU.
+      const groth16::ZkeyMsms sums = gpus.zkey_stage1(sl, rt.def.id, rt.srs, s.z, &rep.backend);
+      SystemRng rng;
+      const Fr r = Fr::random(rng), t = Fr::random(rng);
+      out.proof = groth16::zkey_finalize(*rt.srs->zkey, sums, r, t);
+    } else {
+      out.msms = gpus.stage1(sl, rt.def.id, rt.srs, rt.pce, w, &rep.backend);
+    }
     return out;
   };
   auto does_not_fit = [&](const std::exception& e) {

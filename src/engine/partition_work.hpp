@@ -76,8 +76,9 @@ struct DeviceStageReport {
   std::vector<std::string> failures;  // device errors, in order (at most two)
 };
 
-// The device stage on GPU `slot` of `gpus` (bellperson circuits with a PCE; the rest, and every
-// partition when the pool has no devices, on the CPU). A device error (a CUDA failure) is retried
+// The device stage on GPU `slot` of `gpus` (bellperson circuits with a PCE, and zkey circuits,
+// whose whole proof is made there; full-synthesis partitions, and every partition when the pool
+// has no devices, on the CPU). A device error (a CUDA failure) is retried
 // once: on the next device when there are several, else on the CPU; a second error fails the
 // partition with both messages. A circuit that does not fit the device runs on the CPU, unless
 // gpus.backend = "gpu", where that is an error.

@@ -176,7 +176,7 @@ Proof zkey_finalize(const Zkey& zkey, const ZkeyMsms& m, const Fr& r, const Fr& 
   return Proof{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
 }
 
-Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s, ZkeyProveTimings* timings) {
+ZkeyMsms zkey_msms(const Zkey& zkey, std::span<const Fr> witness, ZkeyProveTimings* timings) {
   ZkeyProveTimings t;
   const Clock::time_point t0 = Clock::now();
   Clock::time_point tick = t0;
@@ -208,12 +208,20 @@ Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, con
                        std::span<const G1Affine>(zkey.h), std::span<const Fr>(p), opt);
   sums.h = ec::G1::identity();  // included in sums.c
   t.msm_h = seconds_since(tick);
-
-  const Proof proof = zkey_finalize(zkey, sums, r, s);
-  t.finish = seconds_since(tick);
-
   t.total = std::chrono::duration<double>(tick - t0).count();
   if (timings != nullptr) *timings = t;
+  return sums;
+}
+
+Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s, ZkeyProveTimings* timings) {
+  const Clock::time_point t0 = Clock::now();
+  const ZkeyMsms sums = zkey_msms(zkey, witness, timings);
+  Clock::time_point tick = Clock::now();
+  const Proof proof = zkey_finalize(zkey, sums, r, s);
+  if (timings != nullptr) {
+    timings->finish = seconds_since(tick);
+    timings->total = std::chrono::duration<double>(tick - t0).count();
+  }
   return proof;
 }
 

@@ -52,6 +52,8 @@ struct ZkeyMsms {
   ec::G1 a, b1, c, h;
   ec::G2 b2;
 };
+// Steps 1-2 on the CPU: the sums for `witness` (checked as by prove_zkey); timings without finish.
+ZkeyMsms zkey_msms(const Zkey& zkey, std::span<const Fr> witness, ZkeyProveTimings* timings = nullptr);
 // Step 3: the blinding terms and the affine proof from the sums (cheap).
 Proof zkey_finalize(const Zkey& zkey, const ZkeyMsms& msms, const Fr& r, const Fr& s);
 
