@@ -60,6 +60,24 @@ std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Registers tests/zkey/<name>.zkey as circuit `id` (the config is finalized again).
+void add_zkey_circuit(Config& cfg, const std::string& id, const std::string& name) {
+  CircuitSection z;
+  z.id = id;
+  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/" + name + ".zkey";
+  cfg.circuits.push_back(z);
+  ASSERT_TRUE(cfg.finalize().ok());
+}
+
+// `count` copies of tests/circom/<name>.wtns for circuit `id`.
+ProofRequest wtns_request(const std::string& id, const std::string& name, size_t count) {
+  ProofRequest w;
+  w.kind = ProofKind::Generic;
+  w.circuit_id = id;
+  w.witnesses.assign(count, read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/" + name + ".wtns"));
+  return w;
+}
+
 // Decodes the job's proofs and public inputs and checks them with the circuit's verifying key.
 void expect_valid(Engine& engine, const JobResult& r, const std::string& circuit) {
   ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
@@ -242,19 +260,10 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
 TEST(Engine, ProvesFromAZkey) {
   TempDir dir;
   Config cfg = test_config(dir.str());
-  CircuitSection z;
-  z.id = "mul3-zkey";
-  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/mul3.zkey";
-  cfg.circuits.push_back(z);
-  ASSERT_TRUE(cfg.finalize().ok());
+  add_zkey_circuit(cfg, "mul3-zkey", "mul3");
   Engine engine(cfg);
   engine.start();
-  ProofRequest w;
-  w.kind = ProofKind::Generic;
-  w.circuit_id = "mul3-zkey";
-  const std::string wtns = read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mul3.wtns");
-  w.witnesses = {wtns, wtns};
-  auto s = engine.submit(w);
+  auto s = engine.submit(wtns_request("mul3-zkey", "mul3", 2));
   ASSERT_TRUE(s.ok()) << s.error.message;
   expect_valid(engine, *engine.await(s.value->job_id, 0ms), "mul3-zkey");
 }
@@ -615,21 +624,12 @@ TEST(EngineGpuPool, ACircuitThatDoesNotFitRunsOnTheCpuUnlessTheGpuIsRequired) {
 TEST(EngineGpuPool, ZkeyCircuitsProveOnTheDevicesToo) {
   TempDir dir;
   Config cfg = test_config(dir.str());
-  CircuitSection z;
-  z.id = "mix-zkey";
-  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/mix.zkey";
-  cfg.circuits.push_back(z);
-  ASSERT_TRUE(cfg.finalize().ok());
+  add_zkey_circuit(cfg, "mix-zkey", "mix");
   std::map<int, FakeDevice> devs;
   Engine engine(cfg, fake_devices({0, 1}, devs));
   devs[0].fail_calls = -1;  // every attempt on device 0 fails and is retried on device 1
   engine.start();
-  ProofRequest w;
-  w.kind = ProofKind::Generic;
-  w.circuit_id = "mix-zkey";
-  const std::string wtns = read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns");
-  w.witnesses = {wtns, wtns, wtns};
-  auto s = engine.submit(w);
+  auto s = engine.submit(wtns_request("mix-zkey", "mix", 3));
   ASSERT_TRUE(s.ok()) << s.error.message;
   expect_valid(engine, *engine.await(s.value->job_id, 60s), "mix-zkey");
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"), 3) << engine.metrics_text();
@@ -679,19 +679,10 @@ TEST(EngineGpuDevice, ProvesOnTheRealDevices) {
     TempDir dz;
     Config cz = test_config(dz.str());
     cz.gpus.backend = "gpu";
-    CircuitSection z;
-    z.id = "mix-zkey";
-    z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/mix.zkey";
-    cz.circuits.push_back(z);
-    ASSERT_TRUE(cz.finalize().ok());
+    add_zkey_circuit(cz, "mix-zkey", "mix");
     Engine ez(cz);
     ez.start();
-    ProofRequest w;
-    w.kind = ProofKind::Generic;
-    w.circuit_id = "mix-zkey";
-    const std::string wtns = read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns");
-    w.witnesses = {wtns, wtns};
-    auto s = ez.submit(w);
+    auto s = ez.submit(wtns_request("mix-zkey", "mix", 2));
     ASSERT_TRUE(s.ok()) << s.error.message;
     expect_valid(ez, *ez.await(s.value->job_id, 60s), "mix-zkey");
     EXPECT_EQ(metric(ez, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0) << ez.metrics_text();
