@@ -37,7 +37,8 @@ namespace {
 
 class GpuZkeyDeviceProver final : public ZkeyDeviceProver {
  public:
-  GpuZkeyDeviceProver(const groth16::Zkey& zkey, const gpu::GpuProverOptions& options) : prover_(zkey, options) {}
+  GpuZkeyDeviceProver(const groth16::Zkey& zkey, const gpu::GpuProverOptions& options)
+      : prover_(zkey, options), memory_(gpu::GpuZkeyProver::memory_needed(zkey, options).total()) {}
   std::string name() const override { return "gpu:" + std::to_string(prover_.device()); }
   uint64_t device_bytes() const override { return memory_; }
   groth16::ZkeyMsms stage1(std::span<const Fr> witness) override {
@@ -47,11 +48,10 @@ class GpuZkeyDeviceProver final : public ZkeyDeviceProver {
       throw DeviceFailure(name() + ": " + e.what());
     }
   }
-  void set_memory(uint64_t bytes) { memory_ = bytes; }
 
  private:
   gpu::GpuZkeyProver prover_;
-  uint64_t memory_ = 0;
+  uint64_t memory_;
 };
 
 }  // namespace
@@ -59,9 +59,7 @@ class GpuZkeyDeviceProver final : public ZkeyDeviceProver {
 std::unique_ptr<ZkeyDeviceProver> make_gpu_zkey_prover(const groth16::Zkey& zkey,
                                                        const gpu::GpuProverOptions& options) {
   try {
-    auto p = std::make_unique<GpuZkeyDeviceProver>(zkey, options);
-    p->set_memory(gpu::GpuZkeyProver::memory_needed(zkey, options).total());
-    return p;
+    return std::make_unique<GpuZkeyDeviceProver>(zkey, options);
   } catch (const gpu::DeviceMemoryShort& e) {
     throw DeviceMemoryShort(e.what());
   } catch (const gpu::CudaError& e) {

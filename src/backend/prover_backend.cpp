@@ -275,44 +275,53 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
 #endif
 }
 
+namespace {
+
+#ifdef CUZK_HAVE_CUDA
+// Builds a device prover with build(gpu options); when it does not fit with the G2 MSM on the
+// device, again with the G2 MSM on the CPU: the G2 bases and their MSM's scratch are the part the
+// CPU can take (a 32 GiB PoRep partition fits an H200 only this way today).
+template <class Build>
+auto build_with_g2_fallback(int device, const BackendOptions& options, Build&& build) {
+  try {
+    return build(gpu::GpuProverOptions{.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+  } catch (const DeviceMemoryShort& e) {
+    if (!options.b_g2_on_gpu) throw;
+    logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
+                       {{"device", std::to_string(device)}, {"reason", e.what()}});
+    return build(gpu::GpuProverOptions{.device = device, .b_g2_on_gpu = false, .pool = options.pool});
+  }
+}
+#else
+[[noreturn]] void no_cuda(int device) {
+  throw std::runtime_error("GPU device " + std::to_string(device) +
+                           ": this cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc at build time)");
+}
+#endif
+
+}  // namespace
+
 std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
                                                    const BackendOptions& options) {
 #ifdef CUZK_HAVE_CUDA
-  std::unique_ptr<GpuBackend> g;
-  try {
-    g = make_gpu_backend(pk, pce, {.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
-  } catch (const DeviceMemoryShort& e) {
-    if (!options.b_g2_on_gpu) throw;
-    // The G2 bases and their MSM's scratch are the part the CPU can take (a 32 GiB PoRep partition
-    // fits an H200 only this way today): try again with the G2 MSM on the CPU.
-    logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
-                       {{"device", std::to_string(device)}, {"reason", e.what()}});
-    g = make_gpu_backend(pk, pce, {.device = device, .b_g2_on_gpu = false, .pool = options.pool});
-  }
+  std::unique_ptr<GpuBackend> g = build_with_g2_fallback(
+      device, options, [&](const gpu::GpuProverOptions& o) { return make_gpu_backend(pk, pce, o); });
   g->prover().inject_failures(options.test_inject_failures);
   return g;
 #else
   (void)pk, (void)pce, (void)options;
-  throw std::runtime_error("GPU device " + std::to_string(device) +
-                           ": this cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc at build time)");
+  no_cuda(device);
 #endif
 }
 
 std::unique_ptr<ZkeyDeviceProver> make_zkey_device_prover(const groth16::Zkey& zkey, int device,
                                                           const BackendOptions& options) {
 #ifdef CUZK_HAVE_CUDA
-  try {
-    return make_gpu_zkey_prover(zkey, {.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
-  } catch (const DeviceMemoryShort& e) {
-    if (!options.b_g2_on_gpu) throw;
-    logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
-                       {{"device", std::to_string(device)}, {"reason", e.what()}});
-    return make_gpu_zkey_prover(zkey, {.device = device, .b_g2_on_gpu = false, .pool = options.pool});
-  }
+  return build_with_g2_fallback(device, options,
+                                [&](const gpu::GpuProverOptions& o) { return make_gpu_zkey_prover(zkey, o); });
 #else
   (void)zkey, (void)options;
-  throw std::runtime_error("GPU device " + std::to_string(device) +
-                           ": this cuzk was built without CUDA (CUZK_CUDA=OFF or no nvcc at build time)");
+  no_cuda(device);
 #endif
 }
 
