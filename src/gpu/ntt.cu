@@ -153,8 +153,10 @@ __global__ void __launch_bounds__(kThreads) ntt_pass_kernel(PassParams p) {
 }
 
 // Register kernel. The block's k stage bits (local bits [c, c+k) of l, as above) are cut into
-// rounds of 3 bits from the bottom ([0,3), [3,6), ..., the top one 1..3 bits wide); DIT runs the
-// rounds bottom-up, DIF top-down, so every stage keeps its place in the stage order. In a round of
+// ceil(k/3) rounds of consecutive bits, all 3 wide but one ("narrow", 1..3 bits: k = 11 -> 3+3+2+3,
+// 8 -> 3+2+3, 7 -> 3+1+3); DIT runs the rounds bottom-up, DIF top-down, so every stage keeps its
+// place in the stage order. The narrow round is a middle one (with 2 rounds, the one that stores to
+// global memory): the rounds that load from global memory keep 8 values per thread in flight. In a
 // r bits a thread takes a group of R = 2^r elements: the local indices that differ only in the
 // round's bits, with the item number g giving the other bits in order (g's low bits are the low
 // bits of l, so consecutive threads hold consecutive columns: every global row stays 2^c * 32
@@ -165,15 +167,16 @@ __global__ void __launch_bounds__(kThreads) ntt_pass_kernel(PassParams p) {
 // barriers and 3 exchanges instead of 12 of each.
 //
 // Shared memory stays word-major (word j of element l at j * E + smem_slot(l)). A warp's 32 lanes
-// access one element slot each: lane bits go to local bits [0, pos) and [pos + r, 5 + r), pos = c +
-// 3 * round. For pos >= 5 the lanes fill bits 0..4 (32 distinct banks); for pos = 0 and 3 (the
-// bottom pass's rounds 0 and 1, the upper passes' round 0) they would hit 4 or 8 banks, so the slot
-// folds bits 5..7 into the bank bits: bit 5 -> bank bits 0 and 3, bit 6 -> 1 and 4, bit 7 -> 2 and 3,
-// which makes pos = 0 and pos = 3 conflict-free for r = 1, 2 and 3 (tests/gpu/ntt_index_model.py
-// checks the banks). It is a bijection of [0, E): it only flips bits 0..4 by bits above them.
+// access one element slot each: lane bits go to local bits [0, pos) and [pos + r, 5 + r), pos = the
+// round's lowest local bit, r its width. For pos >= 5 the lanes fill bits 0..4 (32 distinct banks);
+// for pos < 5 (the bottom pass's low rounds, the upper passes' lowest one) they would hit 4 to 16
+// banks, so the slot XORs bits 5, 6, 7 of l into the bank bits as 11111b, 10101b and 11001b: a
+// choice (found by search) that makes every pos < 5 with r = 1, 2, 3 conflict-free
+// (tests/gpu/ntt_index_model.py counts the banks). It is a bijection of [0, E): it only flips
+// bits 0..4, by bits above them.
 __device__ __forceinline__ uint32_t smem_slot(uint32_t l) {
   const uint32_t x = l >> 5;
-  return l ^ ((x & 7u) | (((x ^ (x >> 2)) & 1u) << 3) | (((x >> 1) & 1u) << 4));
+  return l ^ (((0u - (x & 1u)) & 31u) ^ ((0u - ((x >> 1) & 1u)) & 21u) ^ ((0u - ((x >> 2) & 1u)) & 25u));
 }
 
 // One radix-2 butterfly with the twiddle of exponent e (e == 0: the twiddle is 1, no multiply).
@@ -278,18 +281,20 @@ __global__ void __launch_bounds__(kRegsThreads, kRegsMinBlocks) ntt_regs_kernel(
   blk.smem = smem;
 
   const unsigned rounds = (p.k + kRoundLog - 1) / kRoundLog;
-  const unsigned top_log = p.k - kRoundLog * (rounds - 1);  // 1..3 stages in the top round
+  const unsigned narrow_log = p.k - kRoundLog * (rounds - 1);  // 1..3 stages in the narrow round
+  const unsigned narrow = rounds >= 3 ? rounds / 2 : (kDit ? rounds - 1 : 0);
   for (unsigned ri = 0; ri < rounds; ++ri) {
-    const unsigned r = kDit ? ri : rounds - 1 - ri;  // round r covers stage bits [3r, 3r + width)
-    const unsigned width = r + 1 == rounds ? top_log : kRoundLog;
+    const unsigned r = kDit ? ri : rounds - 1 - ri;  // rounds numbered from the low stage bits
+    const unsigned width = r == narrow ? narrow_log : kRoundLog;
+    const unsigned q_lo = kRoundLog * r - (r > narrow ? kRoundLog - narrow_log : 0);
     const bool first = ri == 0, last = ri + 1 == rounds;
     if (!first) __syncthreads();  // the previous round's stores are this round's loads
     if (width == 3) {
-      regs_round<kDit, 3>(p, blk, kRoundLog * r, first, last);
+      regs_round<kDit, 3>(p, blk, q_lo, first, last);
     } else if (width == 2) {
-      regs_round<kDit, 2>(p, blk, kRoundLog * r, first, last);
+      regs_round<kDit, 2>(p, blk, q_lo, first, last);
     } else {
-      regs_round<kDit, 1>(p, blk, kRoundLog * r, first, last);
+      regs_round<kDit, 1>(p, blk, q_lo, first, last);
     }
   }
 }

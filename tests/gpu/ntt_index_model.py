@@ -66,7 +66,13 @@ def run_pass(data, table, N, s, k, c, inv, dit, pre, post):
 # rounds, first round from global memory, last round to it. sm is indexed by smem_slot(l) only.
 def smem_slot(l):
     x = l >> 5
-    return l ^ ((x & 7) | (((x ^ (x >> 2)) & 1) << 3) | (((x >> 1) & 1) << 4))
+    return l ^ ((31 if x & 1 else 0) ^ (21 if x & 2 else 0) ^ (25 if x & 4 else 0))
+
+# Round r (numbered from the low stage bits): (lowest stage bit q_lo, width).
+def round_shape(k, dit, r):
+    rounds = (k + 2) // 3; nl = k - 3 * (rounds - 1)
+    narrow = rounds // 2 if rounds >= 3 else (rounds - 1 if dit else 0)
+    return (3 * r - (3 - nl if r > narrow else 0), nl if r == narrow else 3)
 
 def regs_round(data, sm, table, N, s, k, c, inv, dit, pre, post, E, base, b_low, q_lo, lg, first, last):
     R = 1 << lg; pos = c + q_lo; low_mask = (1 << pos) - 1; cmask = (1 << c) - 1
@@ -114,19 +120,19 @@ def run_pass_regs(data, table, N, s, k, c, inv, dit, pre, post):
         b_low = B & ((1 << (s - c)) - 1); b_high = B >> (s - c)
         base = (b_high << (s + k)) | (b_low << c)
         sm = [None] * E
-        rounds = (k + 2) // 3; top = k - 3 * (rounds - 1)
+        rounds = (k + 2) // 3
         for ri in range(rounds):
             r = ri if dit else rounds - 1 - ri
-            lg = top if r + 1 == rounds else 3
-            regs_round(data, sm, table, N, s, k, c, inv, dit, pre, post, E, base, b_low, 3 * r, lg,
+            q_lo, lg = round_shape(k, dit, r)
+            regs_round(data, sm, table, N, s, k, c, inv, dit, pre, post, E, base, b_low, q_lo, lg,
                        ri == 0, ri + 1 == rounds)
 
 # Bank conflicts of the register kernel's shared-memory accesses: for every (c, k) and round, the
 # worst number of lanes of one warp instruction (fixed element j and word) that share a bank.
-def worst_banks(c, k):
-    E = 1 << (k + c); rounds = (k + 2) // 3; top = k - 3 * (rounds - 1); out = []
+def worst_banks(c, k, dit):
+    E = 1 << (k + c); rounds = (k + 2) // 3; out = []
     for r in range(rounds):
-        lg = top if r + 1 == rounds else 3; R = 1 << lg; pos = c + 3 * r
+        q_lo, lg = round_shape(k, dit, r); R = 1 << lg; pos = c + q_lo
         groups = E // R; worst = 1
         for w0 in range(0, groups, 32):
             for j in range(R):
@@ -248,10 +254,13 @@ for N in (12, 13, 14):
 # plan produces for 2^1..2^28, and the c = 1, 2 shapes of the small test plans.
 conflicts = {}
 for N in range(1, 29):
-    for (s, k, c) in plan_groups(N, 11, 3):
-        for (pos, lg, worst) in worst_banks(c, k):
-            if worst > 1: conflicts[(c, k, pos, lg)] = worst
-print('bank conflicts (c, k, pos, r) -> worst lanes per bank:', conflicts or 'none')
+    for (s, k, c) in plan_groups(N, 11, 3) + [(1, k, 1) for k in range(1, 11)] + [(2, k, 2) for k in range(1, 10)]:
+        for dit in (False, True):
+            for (pos, lg, worst) in worst_banks(c, k, dit):
+                if worst > 1: conflicts[(c, k, dit, pos, lg)] = worst
+print('bank conflicts (c, k, dit, pos, r) -> worst lanes per bank:', conflicts or 'none')
+print('rounds (q_lo, width), DIT order: k=11', [round_shape(11, True, r) for r in range(4)],
+      'k=8', [round_shape(8, True, r) for r in range(3)], 'k=5 dif', [round_shape(5, False, r) for r in range(2)])
 
 print('plans', plan_groups(27, 11, 3), plan_groups(20, 11, 3), plan_groups(28, 11, 3), plan_groups(12, 11, 3))
 print('bad', bad)
