@@ -3,10 +3,7 @@
 // that traffic would take at the device-to-device copy bandwidth measured here first (the real
 // ceiling; the H200's HBM3e peak is ~4.8 TB/s).
 //
-//   bench_gpu_ntt [--max-log 27] [--reps 5] [--kernel regs|smem|both] [--matvec filecoin-like:2^20]
-//
-// --kernel picks the NTT pass kernel(s) (gpu::set_ntt_kernel); with both (the default) every NTT
-// and H row runs once per kernel, and each row's name ends with the kernel it used.
+//   bench_gpu_ntt [--max-log 27] [--reps 5] [--matvec filecoin-like:2^20]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -86,11 +83,6 @@ void bench_copy(size_t bytes) {
   row("d2d copy " + std::to_string(bytes >> 20) + " MiB (read+write)", ms, 2.0 * static_cast<double>(bytes));
 }
 
-// " [regs]" or " [smem]": the kernel the row ran with.
-std::string kernel_tag() {
-  return std::string(" [") + gpu::to_string(gpu::ntt_kernel()) + "]";
-}
-
 void bench_ntt(unsigned log_n) {
   const size_t n = size_t{1} << log_n;
   gpu::DeviceBuffer<Fr> d(n);
@@ -100,7 +92,7 @@ void bench_ntt(unsigned log_n) {
   const unsigned p = ntt_passes(log_n);
   for (RootConvention conv : {RootConvention::Zcash}) {
     const auto dom = gpu::GpuDomain::get(log_n, conv);
-    const std::string sz = " 2^" + std::to_string(log_n) + kernel_tag();
+    const std::string sz = " 2^" + std::to_string(log_n);
     row("ntt fwd nat->bitrev" + sz,
         median_ms([&] { dom->forward(d.data(), 1, NttOrder::Natural, NttOrder::BitReversed); }), p * pass);
     row("ntt fwd bitrev->nat" + sz,
@@ -132,7 +124,7 @@ void bench_h(unsigned log_n) {
   for (RootConvention conv : {RootConvention::Zcash, RootConvention::Snarkjs}) {
     gpu::GpuDomain::get(log_n, conv);
     const double ms = median_ms([&] { gpu::compute_h(abc.data(), abc.data() + n, abc.data() + 2 * n, log_n, conv); });
-    row(std::string("H ") + poly::to_string(conv) + " 2^" + std::to_string(log_n) + kernel_tag(), ms,
+    row(std::string("H ") + poly::to_string(conv) + " 2^" + std::to_string(log_n), ms,
         conv == RootConvention::Zcash ? zcash_bytes : snark_bytes);
   }
 }
@@ -173,25 +165,16 @@ void bench_matvec(const std::string& spec_text) {
 int main(int argc, char** argv) {
   unsigned max_log = 27;
   std::string matvec_spec = "filecoin-like:2^20";
-  std::vector<gpu::NttKernel> kernels = {gpu::NttKernel::Regs, gpu::NttKernel::Smem};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--max-log" && i + 1 < argc) {
       max_log = static_cast<unsigned>(std::atoi(argv[++i]));
-    } else if (a == "--kernel" && i + 1 < argc &&
-               (std::strcmp(argv[i + 1], "regs") == 0 || std::strcmp(argv[i + 1], "smem") == 0 ||
-                std::strcmp(argv[i + 1], "both") == 0)) {
-      const std::string k = argv[++i];
-      if (k == "regs") kernels = {gpu::NttKernel::Regs};
-      if (k == "smem") kernels = {gpu::NttKernel::Smem};
     } else if (a == "--reps" && i + 1 < argc) {
       g_reps = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--matvec" && i + 1 < argc) {
       matvec_spec = argv[++i];
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--max-log 27] [--reps 5] [--kernel regs|smem|both] [--matvec <builtin spec>|none]\n",
-                   argv[0]);
+      std::fprintf(stderr, "usage: %s [--max-log 27] [--reps 5] [--matvec <builtin spec>|none]\n", argv[0]);
       return 2;
     }
   }
@@ -206,28 +189,16 @@ int main(int argc, char** argv) {
               static_cast<double>(prop.totalGlobalMem) / (1u << 30), g_reps);
   try {
     bench_copy(size_t{1} << 32);
-    for (unsigned lg = 20; lg <= max_log; ++lg) {
-      for (gpu::NttKernel k : kernels) {
-        gpu::set_ntt_kernel(k);
-        bench_ntt(lg);
-      }
-    }
-    // Block-size sensitivity of the largest transform (the default is 256 threads per block; the
-    // regs kernel runs at most 256, so its 512 rows repeat the default).
+    for (unsigned lg = 20; lg <= max_log; ++lg) bench_ntt(lg);
+    // Block-size sensitivity of the largest transform (the default is 256 threads per block).
     for (unsigned t : {128u, 512u}) {
       gpu::set_ntt_pass_threads(t);
       std::printf("-- %u threads per block:\n", t);
-      for (gpu::NttKernel k : kernels) {
-        gpu::set_ntt_kernel(k);
-        bench_ntt(max_log);
-      }
+      bench_ntt(max_log);
     }
     gpu::set_ntt_pass_threads(256);
-    for (gpu::NttKernel k : kernels) {
-      gpu::set_ntt_kernel(k);
-      bench_h(20);
-      if (max_log >= 27) bench_h(27);
-    }
+    bench_h(20);
+    if (max_log >= 27) bench_h(27);
     if (matvec_spec != "none") bench_matvec(matvec_spec);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_ntt: %s\n", e.what());

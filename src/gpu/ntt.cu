@@ -13,17 +13,10 @@
 // One kernel pass runs k consecutive stages b in [s, s+k) on blocks of E = 2^(k+c) elements: the
 // 2^k values of index bits [s, s+k) times 2^c consecutive low indices (bits [0, c), c <= 3, so
 // that every row a block reads is 2^c * 32 bytes contiguous), all other bits fixed by the block.
-//
-// Two pass kernels run the same butterflies (so their results are identical): ntt_pass_kernel
-// ("smem", the first version) keeps the block in shared memory and runs one stage per barrier;
-// ntt_regs_kernel ("regs", the default) holds 8 elements per thread in registers and runs 3 stages
-// between shared-memory exchanges (see the comment above it). gpu::set_ntt_kernel chooses.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -44,12 +37,6 @@ constexpr unsigned kMaxBlockLog = 11;  // 2048 elements = 64 KiB of shared memor
 constexpr unsigned kCoalesceLog = 3;   // 8 consecutive elements per row in the upper passes
 constexpr unsigned kThreads = 512;     // launch bound; the default block size is below
 std::atomic<unsigned> g_pass_threads{256};
-// The register kernel: at most 2^kMaxBlockLog / 8 = 256 threads (one radix-8 group each), and 2
-// blocks per SM so that ptxas keeps it within 128 registers (it takes 120-122, no spills, with 8
-// resident Fr values; 3 blocks would cap it at 80 and it spills ~1 KB per thread).
-constexpr unsigned kRegsThreads = (1u << kMaxBlockLog) / 8;
-constexpr unsigned kRegsMinBlocks = 2;
-constexpr unsigned kRoundLog = 3;   // stages per register round (radix 8)
 constexpr unsigned kPowLoLog = 12;  // power tables: g^k = lo[k & 4095] * hi[k >> 12]
 
 // c * g^k for a logical index k, from two small tables (c folded into hi).
@@ -152,153 +139,6 @@ __global__ void __launch_bounds__(kThreads) ntt_pass_kernel(PassParams p) {
   }
 }
 
-// Register kernel. The block's k stage bits (local bits [c, c+k) of l, as above) are cut into
-// ceil(k/3) rounds of consecutive bits, all 3 wide but one ("narrow", 1..3 bits: k = 11 -> 3+3+2+3,
-// 8 -> 3+2+3, 7 -> 3+1+3); DIT runs the rounds bottom-up, DIF top-down, so every stage keeps its
-// place in the stage order. The narrow round is a middle one (with 2 rounds, the one that stores to
-// global memory): the rounds that load from global memory keep 8 values per thread in flight. In a
-// r bits a thread takes a group of R = 2^r elements: the local indices that differ only in the
-// round's bits, with the item number g giving the other bits in order (g's low bits are the low
-// bits of l, so consecutive threads hold consecutive columns: every global row stays 2^c * 32
-// contiguous bytes, and the top rounds of the bottom pass read whole 1 KiB warp rows). The r stages
-// run on registers; only between rounds do the values go through shared memory (one store and one
-// load per element and round, one barrier). The first round loads from global memory (with the pre
-// scaling) and the last stores to it (with the post scaling), so an 11-stage pass has 4 rounds, 3
-// barriers and 3 exchanges instead of 12 of each.
-//
-// Shared memory stays word-major (word j of element l at j * E + smem_slot(l)). A warp's 32 lanes
-// access one element slot each: lane bits go to local bits [0, pos) and [pos + r, 5 + r), pos = the
-// round's lowest local bit, r its width. For pos >= 5 the lanes fill bits 0..4 (32 distinct banks);
-// for pos < 5 (the bottom pass's low rounds, the upper passes' lowest one) they would hit 4 to 16
-// banks, so the slot XORs bits 5, 6, 7 of l into the bank bits as 11111b, 10101b and 11001b: a
-// choice (found by search) that makes every pos < 5 with r = 1, 2, 3 conflict-free
-// (tests/gpu/ntt_index_model.py counts the banks). It is a bijection of [0, E): it only flips
-// bits 0..4, by bits above them.
-__device__ __forceinline__ uint32_t smem_slot(uint32_t l) {
-  const uint32_t x = l >> 5;
-  return l ^ (((0u - (x & 1u)) & 31u) ^ ((0u - ((x >> 1) & 1u)) & 21u) ^ ((0u - ((x >> 2) & 1u)) & 25u));
-}
-
-// One radix-2 butterfly with the twiddle of exponent e (e == 0: the twiddle is 1, no multiply).
-template <bool kDit>
-__device__ __forceinline__ void butterfly(Fr& x0, Fr& x1, uint32_t e, const PassParams& p) {
-  if (e == 0) {
-    const Fr y0 = x0 + x1;
-    x1 = x0 - x1;
-    x0 = y0;
-    return;
-  }
-  const Fr w = twiddle(p.table, e, p.inv, p.log_n);
-  if constexpr (kDit) {
-    const Fr t = x1 * w;
-    x1 = x0 - t;
-    x0 = x0 + t;
-  } else {
-    const Fr y0 = x0 + x1;
-    x1 = (x0 - x1) * w;
-    x0 = y0;
-  }
-}
-
-struct RegsBlock {
-  Fr* data;        // this vector
-  uint32_t* smem;  // E * 8 words
-  unsigned E;
-  uint32_t base, b_low, cmask;
-  __device__ __forceinline__ uint32_t global_index(uint32_t l, const PassParams& p) const {
-    return base | ((l >> p.c) << p.s) | (l & cmask);
-  }
-};
-
-// One round of kLog stages (local stage bits q in [q_lo, q_lo + kLog)) on groups of 2^kLog values.
-template <bool kDit, unsigned kLog>
-__device__ __forceinline__ void regs_round(const PassParams& p, const RegsBlock& blk, unsigned q_lo, bool first,
-                                           bool last) {
-  constexpr unsigned R = 1u << kLog;
-  const unsigned pos = p.c + q_lo;  // local bit of the round's lowest stage bit
-  const uint32_t low_mask = (1u << pos) - 1;
-  const unsigned groups = blk.E / R;
-  for (uint32_t g = threadIdx.x; g < groups; g += blockDim.x) {
-    const uint32_t l0 = (g & low_mask) | ((g >> pos) << (pos + kLog));  // element 0 of the group
-    Fr x[R];
-#pragma unroll
-    for (unsigned j = 0; j < R; ++j) {
-      const uint32_t l = l0 | (j << pos);
-      if (first) {
-        const uint32_t i = blk.global_index(l, p);
-        x[j] = load_fr(blk.data + i);
-        if (p.pre.active) x[j] = x[j] * p.pre.at(p.pre.rev ? bitrev(i, p.log_n) : i);
-      } else {
-        const uint32_t a = smem_slot(l);
-#pragma unroll
-        for (int w = 0; w < 8; ++w) x[j].w[w] = blk.smem[w * blk.E + a];
-      }
-    }
-    // Stage q pairs elements j0 and j0 + 2^(q - q_lo); the twiddle exponent is the smem kernel's,
-    // with t0 = (l0 >> c) | (j0 << q_lo) the lower element's stage-bit value.
-    const uint32_t t_base = l0 >> p.c;
-    const uint32_t col = l0 & blk.cmask;
-#pragma unroll
-    for (unsigned st = 0; st < kLog; ++st) {
-      const unsigned d = kDit ? st : kLog - 1 - st;
-      const unsigned q = q_lo + d;
-      const unsigned b = p.s + q;
-#pragma unroll
-      for (unsigned j0 = 0; j0 < R; ++j0) {
-        if (j0 & (1u << d)) continue;
-        const uint32_t t_low = (t_base | (j0 << q_lo)) & ((1u << q) - 1);
-        const uint32_t e = ((t_low << p.s) | (blk.b_low << p.c) | col) << (p.log_n - 1 - b);
-        butterfly<kDit>(x[j0], x[j0 + (1u << d)], e, p);
-      }
-    }
-#pragma unroll
-    for (unsigned j = 0; j < R; ++j) {
-      const uint32_t l = l0 | (j << pos);
-      if (last) {
-        const uint32_t i = blk.global_index(l, p);
-        if (p.post.active) x[j] = x[j] * p.post.at(p.post.rev ? bitrev(i, p.log_n) : i);
-        store_fr(blk.data + i, x[j]);
-      } else {
-        const uint32_t a = smem_slot(l);
-#pragma unroll
-        for (int w = 0; w < 8; ++w) blk.smem[w * blk.E + a] = x[j].w[w];
-      }
-    }
-  }
-}
-
-template <bool kDit>
-__global__ void __launch_bounds__(kRegsThreads, kRegsMinBlocks) ntt_regs_kernel(PassParams p) {
-  extern __shared__ uint32_t smem[];
-  RegsBlock blk;
-  blk.E = 1u << (p.k + p.c);
-  blk.cmask = (1u << p.c) - 1;
-  const uint32_t B = blockIdx.x;
-  blk.b_low = B & ((1u << (p.s - p.c)) - 1);
-  const uint32_t b_high = B >> (p.s - p.c);
-  blk.base = (b_high << (p.s + p.k)) | (blk.b_low << p.c);
-  blk.data = p.data + (size_t{blockIdx.y} << p.log_n);
-  blk.smem = smem;
-
-  const unsigned rounds = (p.k + kRoundLog - 1) / kRoundLog;
-  const unsigned narrow_log = p.k - kRoundLog * (rounds - 1);  // 1..3 stages in the narrow round
-  const unsigned narrow = rounds >= 3 ? rounds / 2 : (kDit ? rounds - 1 : 0);
-  for (unsigned ri = 0; ri < rounds; ++ri) {
-    const unsigned r = kDit ? ri : rounds - 1 - ri;  // rounds numbered from the low stage bits
-    const unsigned width = r == narrow ? narrow_log : kRoundLog;
-    const unsigned q_lo = kRoundLog * r - (r > narrow ? kRoundLog - narrow_log : 0);
-    const bool first = ri == 0, last = ri + 1 == rounds;
-    if (!first) __syncthreads();  // the previous round's stores are this round's loads
-    if (width == 3) {
-      regs_round<kDit, 3>(p, blk, q_lo, first, last);
-    } else if (width == 2) {
-      regs_round<kDit, 2>(p, blk, q_lo, first, last);
-    } else {
-      regs_round<kDit, 1>(p, blk, q_lo, first, last);
-    }
-  }
-}
-
 // In-place bit reversal of each vector, optionally scaling every value by tab.at(logical index):
 // with tab.rev false the logical index is the value's position before the swap, else after it.
 __global__ void bitrev_kernel(Fr* data_all, unsigned log_n, PowTab tab) {
@@ -394,21 +234,6 @@ template <bool kDit>
 void enable_large_smem() {
   CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (1 << kMaxBlockLog) * 32));
-  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_regs_kernel<kDit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (1 << kMaxBlockLog) * 32));
-}
-
-// The pass kernel in use: CUZK_GPU_NTT_KERNEL=smem|regs sets the initial choice (read once; unset
-// means regs), set_ntt_kernel changes it (tests and the benchmark compare both in one process).
-std::atomic<NttKernel>& kernel_choice() {
-  static std::atomic<NttKernel> choice{[] {
-    const char* v = std::getenv("CUZK_GPU_NTT_KERNEL");
-    if (v == nullptr || v[0] == '\0' || std::strcmp(v, "regs") == 0) return NttKernel::Regs;
-    if (std::strcmp(v, "smem") == 0) return NttKernel::Smem;
-    std::fprintf(stderr, "cuzk: CUZK_GPU_NTT_KERNEL=%s is neither smem nor regs; using regs\n", v);
-    return NttKernel::Regs;
-  }()};
-  return choice;
 }
 
 using RawKey = std::array<uint64_t, 8>;
@@ -544,18 +369,6 @@ void set_ntt_pass_threads(unsigned threads) {
   g_pass_threads.store(threads);
 }
 
-void set_ntt_kernel(NttKernel kernel) {
-  kernel_choice().store(kernel);
-}
-
-NttKernel ntt_kernel() {
-  return kernel_choice().load();
-}
-
-const char* to_string(NttKernel kernel) {
-  return kernel == NttKernel::Smem ? "smem" : "regs";
-}
-
 void bit_reverse(ff::Fr* d_data, unsigned log_n, size_t batch, cudaStream_t stream) {
   check_batch(batch);
   if (log_n < 1 || log_n > 31) throw std::invalid_argument("gpu::bit_reverse: log_n must be in 1..31");
@@ -583,7 +396,6 @@ void GpuDomain::transform(ff::Fr* d_data, size_t batch, bool inverse_roots, NttO
 
   const std::vector<Group>& gs = st_->groups;
   const size_t np = gs.size();
-  const bool regs = kernel_choice().load(std::memory_order_relaxed) == NttKernel::Regs;
   for (size_t pi = 0; pi < np; ++pi) {
     const Group& g = dit ? gs[pi] : gs[np - 1 - pi];
     PassParams pp{};
@@ -597,28 +409,15 @@ void GpuDomain::transform(ff::Fr* d_data, size_t batch, bool inverse_roots, NttO
     if (pi == 0) pp.pre = pre_tab;
     if (pi + 1 == np && !swap_after) pp.post = post_tab;
     const unsigned elems = 1u << (g.k + g.c);
+    const unsigned threads = std::min(g_pass_threads.load(std::memory_order_relaxed), std::max(1u, elems / 2));
     const dim3 grid(1u << (log_n - g.k - g.c), static_cast<unsigned>(batch));
     const size_t shmem = size_t{elems} * 32;
-    const unsigned want = g_pass_threads.load(std::memory_order_relaxed);
-    if (regs) {
-      // One thread per group of the widest round (2^min(k, 3) elements): at most 256 threads, the
-      // launch bound; fewer requested threads loop over the groups.
-      const unsigned threads = std::min(want, std::max(1u, elems >> std::min(g.k, kRoundLog)));
-      if (dit) {
-        ntt_regs_kernel<true><<<grid, threads, shmem, stream>>>(pp);
-      } else {
-        ntt_regs_kernel<false><<<grid, threads, shmem, stream>>>(pp);
-      }
-      check_launch("ntt_regs_kernel");
+    if (dit) {
+      ntt_pass_kernel<true><<<grid, threads, shmem, stream>>>(pp);
     } else {
-      const unsigned threads = std::min(want, std::max(1u, elems / 2));
-      if (dit) {
-        ntt_pass_kernel<true><<<grid, threads, shmem, stream>>>(pp);
-      } else {
-        ntt_pass_kernel<false><<<grid, threads, shmem, stream>>>(pp);
-      }
-      check_launch("ntt_pass_kernel");
+      ntt_pass_kernel<false><<<grid, threads, shmem, stream>>>(pp);
     }
+    check_launch("ntt_pass_kernel");
   }
   if (swap_after) launch_bitrev(d, log_n, batch, post_tab, stream);
 }

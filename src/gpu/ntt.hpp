@@ -8,8 +8,7 @@
 // back, n elements apart. Every call is asynchronous on the given stream.
 //
 // Algorithm (see docs/gpu-ntt.md): radix-2 stages grouped so that one kernel pass runs up to 11
-// stages on a block of 2048 elements (in registers, 3 stages per shared-memory exchange, or all in
-// shared memory with the older kernel: see NttKernel); 2^27 takes 3 passes. Natural-order input runs
+// stages on 2048 elements held in shared memory; 2^27 takes 3 passes. Natural-order input runs
 // decimation in frequency (DIF, bit-reversed output), bit-reversed input decimation in time (DIT,
 // natural output); a bit-reversal swap pass is added only when the requested orders need it.
 // Coset and 1/n scalings are folded into the first pass's loads or the last pass's stores.
@@ -76,19 +75,8 @@ class GpuDomain {
 };
 
 // Threads per block of the transform passes (128, 256 = default, or 512): a tuning knob for the
-// benchmark; results do not depend on it. The register kernel uses at most 256 (one thread per
-// group of 8 values of its largest block), so 512 runs it at 256.
+// benchmark; results do not depend on it.
 void set_ntt_pass_threads(unsigned threads);
-
-// The pass kernel: Regs (default) runs 3 radix-2 stages per shared-memory exchange on 8 values
-// held in registers per thread; Smem (the first version) runs every stage through shared memory.
-// Both run the same butterflies and give identical results. The environment variable
-// CUZK_GPU_NTT_KERNEL=smem|regs sets the initial choice (read once); set_ntt_kernel changes it for
-// later calls (tests and benchmarks compare the two; not meant to race with running transforms).
-enum class NttKernel : uint8_t { Smem, Regs };
-void set_ntt_kernel(NttKernel kernel);
-NttKernel ntt_kernel();
-const char* to_string(NttKernel kernel);
 
 // In-place bit-reversal permutation of `batch` vectors of 2^log_n elements (device memory).
 void bit_reverse(ff::Fr* d_data, unsigned log_n, size_t batch, cudaStream_t stream = nullptr);

@@ -1,15 +1,12 @@
 // GPU NTT, H and MatVec against the CPU code (poly::Domain, groth16::compute_h, the snarkjs H
 // sequence of prover_zkey, pce::matvec) on random inputs: every transform variant, both root
-// conventions, both orders on each side, batches, round trips, each with both pass kernels (regs
-// and smem, gpu::set_ntt_kernel); H in both conventions with both kernels; MatVec on built-in
-// circuits and random sparse matrices in every coefficient encoding and row-pointer width.
+// conventions, both orders on each side, batches, round trips; H in both conventions; MatVec on
+// built-in circuits and random sparse matrices in every coefficient encoding and row-pointer width.
 // Mismatches report the first differing index with both values.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <ostream>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "circuits/builtin.hpp"
@@ -24,13 +21,6 @@
 #include "poly/domain.hpp"
 #include "r1cs/compact_r1cs.hpp"
 #include "util/rng.hpp"
-
-// gtest names the kernel in parameter listings and failures (found by ADL).
-namespace cuzk::gpu {
-void PrintTo(NttKernel k, std::ostream* os) {
-  *os << to_string(k);
-}
-}  // namespace cuzk::gpu
 
 using namespace cuzk;
 using ff::Fr;
@@ -147,16 +137,6 @@ const char* order_name(NttOrder o) {
   return o == NttOrder::Natural ? "natural" : "bitrev";
 }
 
-// Selects a pass kernel for the scope, then restores the previous choice.
-struct UseKernel {
-  gpu::NttKernel saved = gpu::ntt_kernel();
-  explicit UseKernel(gpu::NttKernel k) { gpu::set_ntt_kernel(k); }
-  ~UseKernel() { gpu::set_ntt_kernel(saved); }
-  UseKernel(const UseKernel&) = delete;
-  UseKernel& operator=(const UseKernel&) = delete;
-};
-constexpr gpu::NttKernel kKernels[] = {gpu::NttKernel::Regs, gpu::NttKernel::Smem};
-
 // Every variant and order pair at 2^log_n, against the CPU domain of the same convention.
 void check_all_variants(unsigned log_n, RootConvention conv) {
   const size_t n = size_t{1} << log_n;
@@ -179,34 +159,24 @@ void check_all_variants(unsigned log_n, RootConvention conv) {
         if (out == NttOrder::BitReversed) got = permuted(got, log_n);
         ASSERT_TRUE(same_values(got, want,
                                 std::string(name(k)) + " 2^" + std::to_string(log_n) + " " + to_string(conv) + " " +
-                                    order_name(in) + "->" + order_name(out) + " batch " + std::to_string(batch) +
-                                    " kernel " + gpu::to_string(gpu::ntt_kernel())));
+                                    order_name(in) + "->" + order_name(out) + " batch " + std::to_string(batch)));
       }
     }
   }
 }
 
-// Every size with both pass kernels (regs: 3 stages per exchange, smem: the first version).
-class GpuNttSizes : public ::testing::TestWithParam<std::tuple<unsigned, gpu::NttKernel>> {};
+class GpuNttSizes : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(GpuNttSizes, EveryVariantMatchesCpuZcash) {
   CUZK_REQUIRE_GPU();
-  const UseKernel use(std::get<1>(GetParam()));
-  check_all_variants(std::get<0>(GetParam()), RootConvention::Zcash);
+  check_all_variants(GetParam(), RootConvention::Zcash);
 }
 TEST_P(GpuNttSizes, EveryVariantMatchesCpuSnarkjs) {
   CUZK_REQUIRE_GPU();
-  const UseKernel use(std::get<1>(GetParam()));
-  check_all_variants(std::get<0>(GetParam()), RootConvention::Snarkjs);
+  check_all_variants(GetParam(), RootConvention::Snarkjs);
 }
-INSTANTIATE_TEST_SUITE_P(Sizes, GpuNttSizes,
-                         ::testing::Combine(::testing::Values(1u, 2u, 3u, 4u, 5u, 6u, 7u, 10u, 11u, 12u, 13u, 14u, 16u,
-                                                              17u, 20u, 24u),
-                                            ::testing::ValuesIn(kKernels)),
-                         [](const auto& info) {
-                           return "log" + std::to_string(std::get<0>(info.param)) + "_" +
-                                  gpu::to_string(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Sizes, GpuNttSizes, ::testing::Values(1u, 2u, 3u, 10u, 11u, 12u, 16u, 17u, 20u, 24u),
+                         [](const auto& info) { return "log" + std::to_string(info.param); });
 
 // Exact known values independent of the CPU NTT: the transform of a delta at 1 is (w^i), of the
 // all-ones vector is (n, 0, ..., 0).
@@ -242,13 +212,10 @@ TEST(GpuNtt, BlockSizeDoesNotChangeResults) {
   struct Restore {
     ~Restore() { gpu::set_ntt_pass_threads(256); }
   } restore;
-  for (gpu::NttKernel kernel : kKernels) {
-    const UseKernel use(kernel);
-    for (unsigned threads : {128u, 512u}) {
-      gpu::set_ntt_pass_threads(threads);
-      check_all_variants(17, RootConvention::Zcash);
-      check_all_variants(9, RootConvention::Snarkjs);
-    }
+  for (unsigned threads : {128u, 512u}) {
+    gpu::set_ntt_pass_threads(threads);
+    check_all_variants(17, RootConvention::Zcash);
+    check_all_variants(9, RootConvention::Snarkjs);
   }
   EXPECT_THROW(gpu::set_ntt_pass_threads(100), std::invalid_argument);
 }
@@ -327,19 +294,16 @@ void check_h(unsigned log_n, RootConvention conv, bool packed) {
     got = download(da);
   }
   got.resize(want.size());
-  ASSERT_TRUE(same_values(got, want,
-                          std::string("H ") + to_string(conv) + " 2^" + std::to_string(log_n) +
-                              (packed ? " packed" : " separate") + " kernel " + gpu::to_string(gpu::ntt_kernel())));
+  ASSERT_TRUE(same_values(
+      got, want,
+      std::string("H ") + to_string(conv) + " 2^" + std::to_string(log_n) + (packed ? " packed" : " separate")));
 }
 
 TEST(GpuH, MatchesCpuProverZcash) {
   CUZK_REQUIRE_GPU();
-  for (gpu::NttKernel kernel : kKernels) {
-    const UseKernel use(kernel);
-    for (unsigned log_n : {1u, 2u, 10u, 13u, 20u}) {
-      check_h(log_n, RootConvention::Zcash, true);
-      check_h(log_n, RootConvention::Zcash, false);
-    }
+  for (unsigned log_n : {1u, 2u, 10u, 13u, 20u}) {
+    check_h(log_n, RootConvention::Zcash, true);
+    check_h(log_n, RootConvention::Zcash, false);
   }
 }
 
@@ -347,12 +311,9 @@ TEST(GpuH, MatchesCpuProverSnarkjs) {
   CUZK_REQUIRE_GPU();
   ASSERT_TRUE(poly::Domain::create(1024, RootConvention::Snarkjs).value().default_coset_shift() ==
               poly::root_of_unity(11, RootConvention::Snarkjs));
-  for (gpu::NttKernel kernel : kKernels) {
-    const UseKernel use(kernel);
-    for (unsigned log_n : {1u, 2u, 10u, 13u, 20u}) {
-      check_h(log_n, RootConvention::Snarkjs, true);
-      check_h(log_n, RootConvention::Snarkjs, false);
-    }
+  for (unsigned log_n : {1u, 2u, 10u, 13u, 20u}) {
+    check_h(log_n, RootConvention::Snarkjs, true);
+    check_h(log_n, RootConvention::Snarkjs, false);
   }
 }
 
