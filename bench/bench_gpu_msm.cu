@@ -5,7 +5,12 @@
 //   wall_ms  host wall time of Msm::run (includes the CPU window combination)
 //   Madd/s   mixed additions into buckets per second (W*n / msm time): the work floor is these
 //            W*n additions (~11 Fq multiplications each) plus 2*W*2^(c-1) in the bucket reduction.
+//   prep_ms / accum_ms / reduce_ms: msm_ms in phases (classify+recode+sort, bucket accumulation,
+//            bucket and window reduction)
 // Usage: bench_gpu_msm [max_log_g1 (default 26; 27 tries 2^27)] [max_log_g2 (default 24)] [runs (5)]
+//                      [variants: comma-separated pXrZ, e.g. p1r1024,p0r256: prefetch X, Z reduction
+//                       threads per SM; default: the engine's own choice, "" for it explicitly]
+//                      [table bits: then precompute a window table of that width and run again]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,6 +42,16 @@ void fill_scalars(std::span<ff::Fr> out, uint64_t seed) {
   }
 }
 
+// Tuning variants to run ("" = the defaults), from argv[4]: a comma-separated list of pXrZ
+// (prefetch 0/1, Z reduction threads per SM).
+std::vector<std::string> g_variants{""};
+// argv[5]: after the variants, precompute a window table of this width and run again (0: no table).
+unsigned g_table_bits = 0;
+
+template <class C>
+void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu::PinnedBuffer<ff::Fr>& scalars,
+                  unsigned min_log, unsigned max_log, int runs);
+
 template <class C>
 void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs) {
   const size_t max_n = size_t{1} << max_log;
@@ -59,15 +74,47 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
   }
   gpu::PinnedBuffer<ff::Fr> scalars(max_n);
   fill_scalars(scalars.span(), 2);
+  auto run_variants = [&] {
+    for (const std::string& variant : g_variants) {
+      if (!variant.empty()) {
+        unsigned p = 1, r = 256;
+        std::sscanf(variant.c_str(), "p%ur%u", &p, &r);
+        setenv("CUZK_GPU_MSM_PREFETCH", p ? "1" : "0", 1);
+        setenv("CUZK_GPU_MSM_REDUCE_THREADS", std::to_string(r).c_str(), 1);
+        std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM\n", name, variant.c_str(), p, r);
+      }
+      bench_engine<C>(name, *db, scalars, min_log, max_log, runs);
+    }
+  };
+  run_variants();
+  if (g_table_bits != 0) {
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      db->precompute(g_table_bits);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("# %s: precomputed window table, c = %u: %.2f GB, built in %.0f ms\n", name, g_table_bits,
+                  db->table_bytes() / 1e9, ms);
+    } catch (const std::exception& e) {
+      std::printf("# %s: window table c = %u failed: %s\n", name, g_table_bits, e.what());
+      return;
+    }
+    run_variants();
+  }
+}
+
+template <class C>
+void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu::PinnedBuffer<ff::Fr>& scalars,
+                  unsigned min_log, unsigned max_log, int runs) {
+  const auto* db = &bases;
   gpu::Msm<C> engine;
-  std::printf("%-3s %5s %11s %3s %3s %9s %9s %9s %9s %8s\n", "grp", "log2n", "n", "c", "W", "msm_ms", "e2e_ms",
-              "wall_ms", "upload_ms", "Madd/s");
+  std::printf("%-3s %5s %11s %3s %3s %9s %9s %9s %9s %8s %9s %9s %9s\n", "grp", "log2n", "n", "c", "W", "msm_ms",
+              "e2e_ms", "wall_ms", "upload_ms", "Madd/s", "prep_ms", "accum_ms", "reduce_ms");
   std::vector<unsigned> logs;
   for (unsigned lg = min_log; lg <= max_log; lg += 2) logs.push_back(lg);
   if (logs.empty() || logs.back() != max_log) logs.push_back(max_log);
   for (unsigned lg : logs) {
     const size_t n = size_t{1} << lg;
-    std::vector<double> msm, e2e, wall, upload;
+    std::vector<double> msm, e2e, wall, upload, prep, accum, reduce;
     try {
       const std::span<const ff::Fr> k(scalars.data(), n);
       engine.run(db->view(0, n), k);  // warm-up: scratch allocation
@@ -79,6 +126,9 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
         msm.push_back(st.compute_ms);
         upload.push_back(st.upload_ms);
         e2e.push_back(st.compute_ms + st.upload_ms);
+        prep.push_back(st.prepare_ms);
+        accum.push_back(st.accumulate_ms);
+        reduce.push_back(st.reduce_ms);
       }
     } catch (const std::exception& e) {
       std::printf("%-3s %5u %11zu  failed: %s\n", name, lg, n, e.what());
@@ -86,8 +136,9 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
     }
     const auto& st = engine.stats();
     const double madds = double(st.windows) * double(st.nontrivial) / (median(msm) * 1e-3) / 1e6;
-    std::printf("%-3s %5u %11zu %3u %3u %9.2f %9.2f %9.2f %9.2f %8.0f\n", name, lg, n, st.window_bits, st.windows,
-                median(msm), median(e2e), median(wall), median(upload), madds);
+    std::printf("%-3s %5u %11zu %3u %3u %9.2f %9.2f %9.2f %9.2f %8.0f %9.2f %9.2f %9.2f\n", name, lg, n, st.window_bits,
+                st.windows, median(msm), median(e2e), median(wall), median(upload), madds, median(prep), median(accum),
+                median(reduce));
     std::fflush(stdout);
   }
 }
@@ -98,6 +149,22 @@ int main(int argc, char** argv) {
   const unsigned max_g1 = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 26;
   const unsigned max_g2 = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 24;
   const int runs = argc > 3 ? std::atoi(argv[3]) : 5;
+  if (argc > 4 && argv[4][0] != 0) {
+    g_variants.clear();
+    std::string v = argv[4];
+    for (size_t pos = 0; pos <= v.size();) {
+      const size_t comma = std::min(v.find(',', pos), v.size());
+      unsigned p = 0, r = 0;
+      const std::string one = v.substr(pos, comma - pos);
+      if (std::sscanf(one.c_str(), "p%ur%u", &p, &r) != 2) {
+        std::fprintf(stderr, "bench_gpu_msm: variant '%s' is not pXrZ (e.g. p1r1024)\n", one.c_str());
+        return 2;
+      }
+      g_variants.push_back(one);
+      pos = comma + 1;
+    }
+  }
+  if (argc > 5) g_table_bits = static_cast<unsigned>(std::atoi(argv[5]));
   const auto scan = gpu::scan_devices();
   if (scan.devices.empty()) {
     std::printf("no CUDA device: %s\n", scan.unavailable_reason.c_str());

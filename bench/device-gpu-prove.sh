@@ -52,6 +52,7 @@ for c in chain_2_16 chain_2_18 chain_2_20 fil_2_20; do
   keys="$keys,gpu_prove_${c}_ms"
   for s in upload_matvec h msm_h msm_l msm_a msm_b_g1 msm_b_g2 finalize; do keys="$keys,gpu_prove_${c}_${s}_ms"; done
   keys="$keys,gpu_prove_${c}_g2cpu_ms"
+  case $c in *2_20) keys="$keys,gpu_prove_${c}_tables_ms" ;; esac
 done
 if [ "$MAX_LOG" -ge 22 ]; then
   keys="$keys,gpu_prove_chain_2_22_ms"

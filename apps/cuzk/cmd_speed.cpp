@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/prover_backend.hpp"
@@ -200,14 +201,18 @@ class GpuProveRows {
     groth16::ProveTimings stages;
   };
 
-  // g2_on_cpu: the G2 MSM on the CPU, overlapping the GPU's G1 MSMs.
-  const Times& measure(const std::string& circuit, bool g2_on_cpu) {
+  // g2_on_cpu: the G2 MSM on the CPU, overlapping the GPU's G1 MSMs; table_bits: precomputed MSM
+  // window tables of that width (0: none).
+  const Times& measure(const std::string& circuit, bool g2_on_cpu, unsigned table_bits = 0) {
     Case& c = get(circuit);
-    std::optional<Times>& slot = g2_on_cpu ? c.g2cpu : c.g2gpu;
+    std::optional<Times>& slot = c.runs[{g2_on_cpu, table_bits}];
     if (slot) return *slot;
-    const auto be = backend::make_backend(
-        c.pk, *c.pce,
-        {.kind = backend::BackendKind::Gpu, .devices = {0}, .b_g2_on_gpu = !g2_on_cpu, .cpu_fallback = false});
+    const auto be = backend::make_backend(c.pk, *c.pce,
+                                          {.kind = backend::BackendKind::Gpu,
+                                           .devices = {0},
+                                           .b_g2_on_gpu = !g2_on_cpu,
+                                           .cpu_fallback = false,
+                                           .msm_table_bits = table_bits});
     const groth16::Witness w{c.witness.inputs, c.witness.aux};
     Xoshiro256 rng(7);
     const Fr r = Fr::random(rng), s = Fr::random(rng);
@@ -237,7 +242,7 @@ class GpuProveRows {
     std::optional<pce::Pce> pce;
     groth16::ProvingKey pk;
     circuits::BuiltinWitness witness;
-    std::optional<Times> g2gpu, g2cpu;
+    std::map<std::pair<bool, unsigned>, std::optional<Times>> runs;  // by (G2 on CPU, table bits)
   };
   Case& get(const std::string& circuit) {
     auto it = cases_.find(circuit);
@@ -323,6 +328,9 @@ int run_speed(const SpeedOptions& o) {
       }
       sp.add(k + "_g2cpu_ms", label + " (G2 on CPU)", "ms",
              [&gpu_rows, c = circuit] { return gpu_rows.measure(c, true).total_ms; });
+      if (key.find("2_20") != std::string::npos)  // where window tables pay (docs/gpu-msm.md)
+        sp.add(k + "_tables_ms", label + " (MSM window tables, c = 20)", "ms",
+               [&gpu_rows, c = circuit] { return gpu_rows.measure(c, false, 20).total_ms; });
     }
   }
 

@@ -256,8 +256,11 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
     std::shared_ptr<ProverBackend> cpu = make_cpu_backend(pk, pce, options.pool);
     std::vector<std::unique_ptr<ProverBackend>> parts;
     for (int d : sel.devices) {
-      std::unique_ptr<GpuBackend> g =
-          make_gpu_backend(pk, pce, {.device = d, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+      std::unique_ptr<GpuBackend> g = make_gpu_backend(pk, pce,
+                                                       {.device = d,
+                                                        .b_g2_on_gpu = options.b_g2_on_gpu,
+                                                        .pool = options.pool,
+                                                        .msm_table_bits = options.msm_table_bits});
       g->prover().inject_failures(options.test_inject_failures);
       parts.push_back(options.cpu_fallback ? with_cpu_fallback(std::move(g), cpu) : std::move(g));
     }
@@ -284,12 +287,16 @@ namespace {
 template <class Build>
 auto build_with_g2_fallback(int device, const BackendOptions& options, Build&& build) {
   try {
-    return build(gpu::GpuProverOptions{.device = device, .b_g2_on_gpu = options.b_g2_on_gpu, .pool = options.pool});
+    return build(gpu::GpuProverOptions{.device = device,
+                                       .b_g2_on_gpu = options.b_g2_on_gpu,
+                                       .pool = options.pool,
+                                       .msm_table_bits = options.msm_table_bits});
   } catch (const DeviceMemoryShort& e) {
     if (!options.b_g2_on_gpu) throw;
     logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
                        {{"device", std::to_string(device)}, {"reason", e.what()}});
-    return build(gpu::GpuProverOptions{.device = device, .b_g2_on_gpu = false, .pool = options.pool});
+    return build(gpu::GpuProverOptions{
+        .device = device, .b_g2_on_gpu = false, .pool = options.pool, .msm_table_bits = options.msm_table_bits});
   }
 }
 #else

@@ -66,15 +66,17 @@ struct XyzzPoint {
   __device__ XyzzPoint add_affine(const Affine& q) const {
     if (q.is_identity()) return *this;
     if (is_identity()) return from_affine(q);
-    const F U2 = q.x * ZZ, S2 = q.y * ZZZ;
-    const F P = U2 - X, R = S2 - Y;
+    // Ordered so that each input dies as early as possible (fewer live registers: matters on G2).
+    const F P = q.x * ZZ - X, R = q.y * ZZZ - Y;  // U2 - X1, S2 - Y1
     if (P.is_zero()) return R.is_zero() ? dbl_affine(q) : identity();
-    const F PP = P.sqr(), PPP = P * PP, Q = X * PP;
+    const F PP = P.sqr();
+    const F PPP = P * PP;
     XyzzPoint r;
-    r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = R * (Q - r.X) - Y * PPP;
     r.ZZ = ZZ * PP;
     r.ZZZ = ZZZ * PPP;
+    const F Q = X * PP;
+    r.X = R.sqr() - PPP - Q.dbl();
+    r.Y = R * (Q - r.X) - Y * PPP;
     return r;
   }
 

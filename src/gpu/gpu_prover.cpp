@@ -121,6 +121,10 @@ struct GpuProver::Impl {
     a = G1DeviceBases(std::span<const ec::G1Affine>(pk.a));
     b1 = G1DeviceBases(std::span<const ec::G1Affine>(pk.b_g1));
     if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(pk.b_g2));
+    if (opt.msm_table_bits != 0) {
+      for (G1DeviceBases* g : {&h, &l, &a, &b1}) g->precompute(opt.msm_table_bits);
+      if (opt.b_g2_on_gpu) b2.precompute(opt.msm_table_bits);
+    }
     z = DeviceBuffer<Fr>(shape.num_inputs + shape.num_aux);
     abc = DeviceBuffer<Fr>(3 * m);
     z_host = PinnedBuffer<Fr>(shape.num_inputs + shape.num_aux);
@@ -262,6 +266,11 @@ GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const gr
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
   mem.bases =
       (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * g1 + (options.b_g2_on_gpu ? pk.b_g2.size() * g2 : 0);
+  if (const unsigned c = options.msm_table_bits; c != 0) {
+    for (size_t n : {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()})
+      mem.bases += G1DeviceBases::bytes_for_table(n, c);
+    if (options.b_g2_on_gpu) mem.bases += G2DeviceBases::bytes_for_table(pk.b_g2.size(), c);
+  }
   const uint64_t m = poly::Domain::size_for(shape.num_constraints);
   const uint64_t cols = shape.num_inputs + shape.num_aux;
   mem.vectors = (cols + 3 * m) * sizeof(Fr);
@@ -336,6 +345,10 @@ struct GpuZkeyProver::Impl {
     c = G1DeviceBases(std::span<const ec::G1Affine>(zk.c));
     h = G1DeviceBases(std::span<const ec::G1Affine>(zk.h));
     if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(zk.b2));
+    if (opt.msm_table_bits != 0) {
+      for (G1DeviceBases* g : {&a, &b1, &c, &h}) g->precompute(opt.msm_table_bits);
+      if (opt.b_g2_on_gpu) b2.precompute(opt.msm_table_bits);
+    }
     w = DeviceBuffer<Fr>(vars);
     abc = DeviceBuffer<Fr>(3 * n);
     domain = GpuDomain::get(zk.log2_domain_size, poly::RootConvention::Snarkjs);
@@ -402,6 +415,11 @@ GpuProverMemory GpuZkeyProver::memory_needed(const groth16::Zkey& zk, const GpuP
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
   mem.bases =
       (zk.a.size() + zk.b1.size() + zk.c.size() + zk.h.size()) * g1 + (options.b_g2_on_gpu ? zk.b2.size() * g2 : 0);
+  if (const unsigned c = options.msm_table_bits; c != 0) {
+    for (size_t k : {zk.a.size(), zk.b1.size(), zk.c.size(), zk.h.size()})
+      mem.bases += G1DeviceBases::bytes_for_table(k, c);
+    if (options.b_g2_on_gpu) mem.bases += G2DeviceBases::bytes_for_table(zk.b2.size(), c);
+  }
   const uint64_t n = zk.domain_size, vars = zk.n_vars;
   mem.vectors = (vars + 3 * n) * sizeof(Fr);
   const int sms = 144;

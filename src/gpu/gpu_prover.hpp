@@ -35,6 +35,10 @@ struct GpuProverOptions {
   int device = 0;              // CUDA ordinal; every call sets it on the calling thread
   bool b_g2_on_gpu = true;     // false: the G2 MSM runs on the CPU (pool) while the GPU does the G1 MSMs
   ThreadPool* pool = nullptr;  // the CPU G2 MSM's threads; null: ThreadPool::global()
+  // > 0: precomputed MSM window tables of this width (2..24) for every base set on the device
+  // (DeviceBases::precompute): faster MSMs for num_windows(c) times the base memory, built once
+  // when the prover is made. Pays where memory is plentiful: 2^20 circuits (c = 20: 13 rows).
+  unsigned msm_table_bits = 0;
 };
 
 // What the prover will hold on the device, by part (bytes).

@@ -31,6 +31,12 @@ template <class C>
 struct DeviceBasesView {
   const std::byte* data = nullptr;  // device pointer, device affine layout (x, y; (0, 0) = identity)
   size_t size = 0;
+  // The precomputed window table when the DeviceBases has one (DeviceBases::precompute): row w
+  // holds [2^(table_bits * w)] P; `table` points at this view's first base in row 0 and row w
+  // starts table_stride bases further per row.
+  const std::byte* table = nullptr;
+  size_t table_stride = 0;
+  unsigned table_bits = 0;
 };
 
 // Affine bases of G1 (C = ec::G1Config) or G2 (ec::G2Config) copied to device memory once.
@@ -45,13 +51,32 @@ class DeviceBases {
   explicit DeviceBases(std::span<const HostAffine> bases);
   size_t size() const { return n_; }
   size_t bytes() const { return buf_.bytes(); }
-  DeviceBasesView<C> view() const { return {buf_.data(), n_}; }
+  DeviceBasesView<C> view() const { return view(0, n_); }
   // Bases [first, first + count); throws std::out_of_range past the end.
   DeviceBasesView<C> view(size_t first, size_t count) const;
+
+  // Precomputed window table (fixed bases, plentiful device memory): rows w < num_windows(c) of
+  // [2^(c*w)] P for every base, so that an MSM with window width c puts the digits of all its
+  // windows into one set of buckets: one bucket reduction instead of one per window and no
+  // doublings between windows, which makes wider windows (fewer windows, fewer additions) pay.
+  // Costs (rows - 1) more copies of the bases (bytes_for_table). MSMs over views of these bases use
+  // the table when they run with window width c (GpuMsmOptions::window_bits 0 or c).
+  // window_bits in 2..24; throws std::invalid_argument when rows * size() >= 2^31 (sorted indices
+  // are 31 bits) and CudaError when device memory is short. Replaces any earlier table.
+  void precompute(unsigned window_bits);
+  void drop_table() {
+    table_ = DeviceBuffer<std::byte>();
+    table_bits_ = 0;
+  }
+  unsigned table_bits() const { return table_bits_; }
+  size_t table_bytes() const { return table_.bytes(); }
+  static size_t bytes_for_table(size_t n, unsigned window_bits);
 
  private:
   DeviceBuffer<std::byte> buf_;
   size_t n_ = 0;
+  DeviceBuffer<std::byte> table_;
+  unsigned table_bits_ = 0;
 };
 
 struct GpuMsmOptions {
@@ -59,7 +84,9 @@ struct GpuMsmOptions {
   // assignment; scalar i takes part iff bit i is set and then pairs with base number
   // popcount(bits < i). The bases must number the set bits among the first scalars.size() bits.
   const std::vector<uint64_t>* density = nullptr;
-  unsigned window_bits = 0;  // c in 2..22; 0 = chosen from the count of scalars other than 0 and 1
+  // c in 2..22 (or the bases' table width); 0 = the table width when the bases have a table, else
+  // chosen from the count of scalars other than 0 and 1.
+  unsigned window_bits = 0;
 };
 
 // What the last run did (for benchmarks and tuning).
@@ -68,8 +95,12 @@ struct GpuMsmStats {
   size_t nontrivial = 0;  // scalars other than 0 and 1 (through Pippenger)
   size_t ones = 0;        // scalars equal to 1 (summed directly)
   unsigned window_bits = 0, windows = 0;
+  bool table = false;    // the precomputed window table was used
   float upload_ms = 0;   // scalars (and bitmap) host -> device
   float compute_ms = 0;  // everything after the upload until the window sums are on the host
+  // compute_ms in phases (0 when every scalar was 0 or 1): classify, recode and sort; bucket
+  // accumulation; bucket and window reduction (with the 1-scalars' sum and the copy to the host).
+  float prepare_ms = 0, accumulate_ms = 0, reduce_ms = 0;
 };
 
 // An MSM engine for one group: owns a stream and scratch buffers that grow to the largest size

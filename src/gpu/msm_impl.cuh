@@ -77,7 +77,9 @@ static_assert(sizeof(Aligned16<AffinePoint<G1Curve>>) == sizeof(AffinePoint<G1Cu
 // the next slice is left in tail[t] (this slice started it) or head[t] (it came from the previous
 // slice) for fixup_kernel. Slicing, rather than a thread per bucket, keeps the threads equally
 // loaded whatever the digit distribution (repeated scalars pile into one bucket).
-template <class C>
+// kPrefetch: the next pair's base is loaded before the current addition (loads retire
+// asynchronously, so the random gather overlaps the arithmetic instead of stalling the warp).
+template <class C, bool kPrefetch>
 __global__ void accumulate_kernel(const AffinePoint<C>* bases, const uint32_t* keys, const uint32_t* vals, size_t m,
                                   size_t total, size_t slice, uint32_t B, XyzzPoint<C>* buckets, XyzzPoint<C>* head,
                                   uint64_t* head_key, XyzzPoint<C>* tail, uint64_t* tail_key) {
@@ -109,12 +111,30 @@ __global__ void accumulate_kernel(const AffinePoint<C>* bases, const uint32_t* k
       buckets[(key / stride) * B + key % stride - 1] = acc;
     }
   };
+  const auto* abases = reinterpret_cast<const Aligned16<AffinePoint<C>>*>(bases);
+  uint32_t d_next = keys[start], v_next = 0;
+  AffinePoint<C> q_next;
+  if constexpr (kPrefetch) {
+    v_next = vals[start];
+    if (d_next != 0) q_next = abases[v_next & ~kNegBit].p;
+  }
   for (size_t p = start; p < end; ++p) {
     if (p == wend) {
       ++w;
       wend += m;
     }
-    const uint32_t d = keys[p];
+    const uint32_t d = d_next;
+    uint32_t v = v_next;
+    AffinePoint<C> q = q_next;
+    if constexpr (kPrefetch) {
+      if (p + 1 < end) {
+        d_next = keys[p + 1];
+        v_next = vals[p + 1];
+        if (d_next != 0) q_next = abases[v_next & ~kNegBit].p;
+      }
+    } else if (p + 1 < end) {
+      d_next = keys[p + 1];
+    }
     const uint64_t key = w * stride + d;
     if (key != cur) {
       flush(cur, first && from_left, false);
@@ -123,15 +143,15 @@ __global__ void accumulate_kernel(const AffinePoint<C>* bases, const uint32_t* k
       first = false;
     }
     if (d != 0) {
-      const uint32_t v = vals[p];
-      AffinePoint<C> q = reinterpret_cast<const Aligned16<AffinePoint<C>>*>(bases)[v & ~kNegBit].p;
+      if constexpr (!kPrefetch) {
+        v = vals[p];
+        q = abases[v & ~kNegBit].p;
+      }
       if (v & kNegBit) q = -q;
-      // G1 inlines the mixed addition (the hot loop); G2 calls the out-of-line copy, which keeps
-      // the G2 compile within budget (an inlined Fq2 formula costs minutes of cicc).
-      if constexpr (std::is_same_v<C, G1Curve>)
-        acc = acc.add_affine(q);
-      else
-        acc = add_affine_ool(acc, q);
+      // Inlined on both curves: on G2 the out-of-line call (kept for compile time until then) ran
+      // 2x slower (its ABI spills the 384-byte accumulator); the inlined Fq2 formula adds ~20 s of
+      // ptxas to msm_g2.cu.
+      acc = acc.add_affine(q);
     }
   }
   const bool to_right = end < total && full_key(end) == cur;
@@ -151,6 +171,16 @@ __global__ void fixup_kernel(size_t slices, uint32_t B, XyzzPoint<C>* buckets, c
   buckets[(key / stride) * B + key % stride - 1] = acc;
 }
 
+// The reduction's full addition: inlined on G1 (cheap to compile, no call overhead), out of line
+// on G2 (compile time).
+template <class C>
+__device__ __forceinline__ XyzzPoint<C> add_reduce(const XyzzPoint<C>& a, const XyzzPoint<C>& b) {
+  if constexpr (std::is_same_v<C, G1Curve>)
+    return a.add(b);
+  else
+    return add_ool(a, b);
+}
+
 // Window reduction, step 1: thread (w, s) takes buckets of digits s*K+1 .. s*K+K of window w and
 // returns sum_d d * bucket_d over them: a running sum from the top gives sum (d - s*K) bucket_d,
 // the rest is (s*K) * (sum of the buckets), a short double-and-add.
@@ -166,8 +196,8 @@ __global__ void reduce_segments_kernel(const XyzzPoint<C>* buckets, uint32_t B, 
   const Xyzz* b = buckets + w * B + size_t{s} * K;
   Xyzz run = Xyzz::identity(), sum = Xyzz::identity();
   for (int j = static_cast<int>(K) - 1; j >= 0; --j) {
-    run = add_ool(run, b[j]);
-    sum = add_ool(sum, run);
+    run = add_reduce(run, b[j]);
+    sum = add_reduce(sum, run);
   }
   const uint32_t k = s * K;
   if (k != 0) {
@@ -200,6 +230,20 @@ __global__ void sum_listed_kernel(const AffinePoint<C>* bases, const uint32_t* i
   XyzzPoint<C> acc = XyzzPoint<C>::identity();
   for (size_t i = t; i < n; i += threads) acc = add_affine_ool(acc, bases[idx[i]]);
   out[t] = acc;
+}
+
+// Rows 1.. of a precomputed window table from row 0 (the bases): row w = [2^(c*w)] P, by c
+// doublings per row from the row before, stored affine (one inversion per point and row; a
+// one-time cost when the bases are loaded).
+template <class C>
+__global__ void table_rows_kernel(AffinePoint<C>* table, size_t n, unsigned rows, unsigned c) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  XyzzPoint<C> acc = XyzzPoint<C>::from_affine(table[i]);
+  for (unsigned w = 1; w < rows; ++w) {
+    for (unsigned k = 0; k < c; ++k) acc = dbl_ool(acc);
+    table[w * n + i] = acc.to_affine();
+  }
 }
 
 template <class T>
@@ -273,7 +317,40 @@ DeviceBasesView<C> DeviceBases<C>::view(size_t first, size_t count) const {
   if (first > n_ || count > n_ - first)
     throw std::out_of_range("DeviceBases::view: [" + std::to_string(first) + ", " + std::to_string(first + count) +
                             ") is past the " + std::to_string(n_) + " bases");
-  return {buf_.data() + first * kBytesPerBase, count};
+  DeviceBasesView<C> v{buf_.data() + first * kBytesPerBase, count};
+  if (table_bits_ != 0) {
+    v.table = table_.data() + first * kBytesPerBase;
+    v.table_stride = n_;
+    v.table_bits = table_bits_;
+  }
+  return v;
+}
+
+template <class C>
+size_t DeviceBases<C>::bytes_for_table(size_t n, unsigned window_bits) {
+  return size_t{msm_detail::num_windows(window_bits)} * n * kBytesPerBase;
+}
+
+template <class C>
+void DeviceBases<C>::precompute(unsigned window_bits) {
+  using DA = AffinePoint<typename msm_detail::DevCurveOf<C>::type>;
+  if (window_bits < 2 || window_bits > 24)
+    throw std::invalid_argument("DeviceBases::precompute: window_bits must be in 2..24, got " +
+                                std::to_string(window_bits));
+  const unsigned rows = msm_detail::num_windows(window_bits);
+  if (size_t{rows} * n_ >= (size_t{1} << 31))
+    throw std::invalid_argument("DeviceBases::precompute: " + std::to_string(rows) + " rows of " + std::to_string(n_) +
+                                " bases exceed the 2^31 indices a sorted pair holds; use wider windows");
+  drop_table();
+  if (n_ == 0) return;
+  DeviceBuffer<std::byte> t(bytes_for_table(n_, window_bits));
+  CUZK_CUDA_CHECK(cudaMemcpy(t.data(), buf_.data(), n_ * kBytesPerBase, cudaMemcpyDeviceToDevice));
+  msm_detail::table_rows_kernel<typename msm_detail::DevCurveOf<C>::type>
+      <<<msm_detail::blocks_for(n_), msm_detail::kBlock>>>(reinterpret_cast<DA*>(t.data()), n_, rows, window_bits);
+  CUZK_CUDA_CHECK(cudaGetLastError());
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  table_ = std::move(t);
+  table_bits_ = window_bits;
 }
 
 template <class C>
@@ -284,7 +361,7 @@ struct Msm<C>::Impl {
   static constexpr unsigned kMaxWindows = msm_detail::num_windows(2);
 
   Stream stream;
-  Event ev_start, ev_uploaded, ev_done;
+  Event ev_start, ev_uploaded, ev_sorted, ev_accumulated, ev_done;
   DeviceBuffer<uint32_t> scalars, nt_scal, nt_idx, one_idx, counts{2}, dens_prefix;
   DeviceBuffer<uint64_t> density;
   DeviceBuffer<uint32_t> keys_in, keys_out, vals_in, vals_out;
@@ -295,12 +372,23 @@ struct Msm<C>::Impl {
   PinnedBuffer<Xyzz> host_points{kMaxWindows + 1};
   GpuMsmStats stats;
   int sms = msm_detail::sm_count();
+  // Measured on the H200 (BENCHMARKS.md, W1.5 "accumulation tuning"): prefetching the next base
+  // gains ~4 % on G1 (204 registers, no spills) and loses ~2x on G2 (the extra 192 bytes spill);
+  // the reduction runs best with segments of at most 256 buckets and ~256 threads per SM (more
+  // threads cost more segment scalings and halving levels than they gain in latency hiding).
+  static constexpr bool kIsG1 = std::is_same_v<C, ec::G1Config>;
+  static constexpr uint32_t kMaxSegment = 256;
+  bool prefetch = msm_detail::prefetch_bases(kIsG1);
+  unsigned reduce_threads_per_sm = msm_detail::reduce_threads_per_sm(256);
   int accumulate_blocks_per_sm = 0;
 
   Impl() {
-    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &accumulate_blocks_per_sm, msm_detail::accumulate_kernel<DC>, msm_detail::kBlock, 0));
+    CUZK_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&accumulate_blocks_per_sm, accumulate(), msm_detail::kBlock, 0));
     accumulate_blocks_per_sm = std::max(accumulate_blocks_per_sm, 1);
+  }
+  auto accumulate() const {
+    return prefetch ? msm_detail::accumulate_kernel<DC, true> : msm_detail::accumulate_kernel<DC, false>;
   }
 
   // on_device: `scalars_in` is a device pointer used in place (Montgomery form); `after`: a stream
@@ -335,8 +423,8 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* s
   if (bases.size != taking)
     throw std::invalid_argument(std::string(what) + ": " + std::to_string(bases.size) + " bases for " +
                                 std::to_string(taking) + " scalars" + (opt.density ? " (density bits set)" : ""));
-  if (opt.window_bits != 0 && (opt.window_bits < 2 || opt.window_bits > 22))
-    throw std::invalid_argument(std::string(what) + ": window_bits must be 0 (auto) or in 2..22");
+  if (opt.window_bits != 0 && (opt.window_bits < 2 || opt.window_bits > 22) && opt.window_bits != bases.table_bits)
+    throw std::invalid_argument(std::string(what) + ": window_bits must be 0 (auto), in 2..22 or the table's width");
   stats = GpuMsmStats{};
   stats.scalars = taking;
   if (taking == 0) return Point::identity();
@@ -386,62 +474,79 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* s
     halve_groups<DC>(ones_partial.data(), 1, threads, s);
     CUZK_CUDA_CHECK(cudaMemcpyAsync(hp + kMaxWindows, ones_partial.data(), sizeof(Xyzz), cudaMemcpyDeviceToHost, s));
   }
-  unsigned c = 0, W = 0;
+  unsigned c = 0, W = 0, sums = 0;
+  const bool table = bases.table != nullptr && (opt.window_bits == 0 || opt.window_bits == bases.table_bits);
   if (m > 0) {
-    c = opt.window_bits ? opt.window_bits : choose_window_bits(m);
+    c = table ? bases.table_bits : opt.window_bits ? opt.window_bits : choose_window_bits(m);
     W = num_windows(c);
+    // With the table every window's digits address their own row ([2^(c*w)] P), so all W*m pairs
+    // form one segment with one set of buckets and one window sum; otherwise W segments of m.
+    sums = table ? 1 : W;
+    const size_t seg = table ? W * m : m;
     const uint32_t B = 1u << (c - 1);
     const size_t total = W * m;
     grow(keys_in, total);
     grow(vals_in, total);
     grow(keys_out, total);
     grow(vals_out, total);
-    launch_recode(nt_scal.data(), nt_idx.data(), m, c, keys_in.data(), vals_in.data(), s);
-    const size_t temp = sort_temp_bytes(m, c);
+    launch_recode(nt_scal.data(), nt_idx.data(), m, c, keys_in.data(), vals_in.data(), table ? bases.table_stride : 0,
+                  s);
+    const size_t temp = sort_temp_bytes(seg, c);
     grow(sort_temp, temp);
-    sort_windows(sort_temp.data(), temp, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(), m, c, s);
+    sort_windows(sort_temp.data(), temp, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(), seg, c, sums,
+                 s);
+    ev_sorted.record(s);
 
     // One wave of equally loaded threads (at least 8 pairs each).
     const size_t wave = size_t{static_cast<unsigned>(sms)} * accumulate_blocks_per_sm * kBlock;
     const size_t slice = std::max<size_t>(8, (total + wave - 1) / wave);
     const size_t slices = (total + slice - 1) / slice;
-    grow(buckets, size_t{W} * B);
+    grow(buckets, size_t{sums} * B);
     grow(head, slices);
     grow(tail, slices);
     grow(head_key, slices);
     grow(tail_key, slices);
-    CUZK_CUDA_CHECK(cudaMemsetAsync(buckets.data(), 0, size_t{W} * B * sizeof(Xyzz), s));  // ZZ = 0: identity
-    accumulate_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(dbases, keys_out.data(), vals_out.data(), m, total,
-                                                                slice, B, buckets.data(), head.data(), head_key.data(),
-                                                                tail.data(), tail_key.data());
+    CUZK_CUDA_CHECK(cudaMemsetAsync(buckets.data(), 0, size_t{sums} * B * sizeof(Xyzz), s));  // ZZ = 0: identity
+    const DAffine* pair_bases = table ? reinterpret_cast<const DAffine*>(bases.table) : dbases;
+    accumulate()<<<blocks_for(slices), kBlock, 0, s>>>(pair_bases, keys_out.data(), vals_out.data(), seg, total, slice,
+                                                       B, buckets.data(), head.data(), head_key.data(), tail.data(),
+                                                       tail_key.data());
     CUZK_CUDA_CHECK(cudaGetLastError());
     fixup_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(slices, B, buckets.data(), head.data(), head_key.data(),
                                                            tail.data(), tail_key.data());
     CUZK_CUDA_CHECK(cudaGetLastError());
+    ev_accumulated.record(s);
 
-    // Segments of K buckets: about one wave of threads for the whole reduction.
-    const size_t want = size_t{static_cast<unsigned>(sms)} * 256;
-    const uint32_t K =
-        static_cast<uint32_t>(std::clamp<size_t>(std::bit_ceil((size_t{W} * B + want - 1) / want), 1, B));
+    // Segments of K buckets: about one wave of threads for the whole reduction, K <= kMaxSegment.
+    const size_t want = size_t{static_cast<unsigned>(sms)} * reduce_threads_per_sm;
+    const uint32_t K = static_cast<uint32_t>(
+        std::clamp<size_t>(std::bit_ceil((size_t{sums} * B + want - 1) / want), 1, std::min(B, kMaxSegment)));
     const size_t segs = B / K;
-    grow(partial, W * segs);
-    reduce_segments_kernel<DC><<<blocks_for(W * segs), kBlock, 0, s>>>(buckets.data(), B, K, W * segs, partial.data());
+    grow(partial, sums * segs);
+    reduce_segments_kernel<DC>
+        <<<blocks_for(sums * segs), kBlock, 0, s>>>(buckets.data(), B, K, sums * segs, partial.data());
     CUZK_CUDA_CHECK(cudaGetLastError());
-    halve_groups<DC>(partial.data(), W, segs, s);
+    halve_groups<DC>(partial.data(), sums, segs, s);
     // Window sums: the first point of each group.
-    CUZK_CUDA_CHECK(cudaMemcpy2DAsync(hp, sizeof(Xyzz), partial.data(), segs * sizeof(Xyzz), sizeof(Xyzz), W,
+    CUZK_CUDA_CHECK(cudaMemcpy2DAsync(hp, sizeof(Xyzz), partial.data(), segs * sizeof(Xyzz), sizeof(Xyzz), sums,
                                       cudaMemcpyDeviceToHost, s));
   }
   ev_done.record(s);
   ev_done.sync();
   stats.window_bits = c;
   stats.windows = W;
+  stats.table = table && m > 0;
   stats.upload_ms = ev_uploaded.elapsed_ms_since(ev_start);
   stats.compute_ms = ev_done.elapsed_ms_since(ev_uploaded);
+  if (m > 0) {
+    stats.prepare_ms = ev_sorted.elapsed_ms_since(ev_uploaded);
+    stats.accumulate_ms = ev_accumulated.elapsed_ms_since(ev_sorted);
+    stats.reduce_ms = ev_done.elapsed_ms_since(ev_accumulated);
+  }
 
-  // Horner over the windows on the CPU: W*c doublings.
+  // Horner over the window sums on the CPU: c doublings per window (one sum and none with the table).
   Point acc = Point::identity();
-  for (unsigned w = W; w-- > 0;) {
+  for (unsigned w = sums; w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
     acc += to_host_jacobian<C>(hp[w]);
   }

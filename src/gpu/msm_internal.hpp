@@ -23,6 +23,11 @@ __host__ __device__
 }
 // The window width minimizing windows * (additions into buckets + additions in the reduction).
 unsigned choose_window_bits(size_t nontrivial);
+// Tuning knobs, from the environment when set: whether the accumulation prefetches the next base
+// (CUZK_GPU_MSM_PREFETCH=0|1) and the bucket reduction's threads per SM
+// (CUZK_GPU_MSM_REDUCE_THREADS); otherwise the given defaults.
+bool prefetch_bases(bool dflt);
+unsigned reduce_threads_per_sm(unsigned dflt);
 int sm_count();
 
 // For i < n: drops scalars that are 0 or whose density bit is clear, lists the base index of
@@ -35,14 +40,17 @@ void launch_classify(const uint32_t* scalars, size_t n, bool mont, const uint64_
                      uint32_t* counts, cudaStream_t s);
 
 // Signed c-bit digits of the m listed scalars: for window w, keys[w*m + j] = |digit| and
-// vals[w*m + j] = base index | kNegBit if the digit is negative.
+// vals[w*m + j] = (base index + w * row_stride) | kNegBit if the digit is negative. row_stride 0:
+// every window uses the bases themselves; otherwise row w of a precomputed table holds
+// [2^(c*w)] P at offset w * row_stride (the caller keeps indices below 2^31).
 void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
-                   uint32_t* vals, cudaStream_t s);
+                   uint32_t* vals, size_t row_stride, cudaStream_t s);
 
-// Temporary storage for sort_windows on m pairs per window.
+// Temporary storage for sort_windows on segments of m pairs.
 size_t sort_temp_bytes(size_t m, unsigned c);
-// Sorts each window's m (key, value) pairs by key (c bits), from *_in into *_out.
+// Sorts `segments` consecutive segments of m (key, value) pairs each by key (c bits), from *_in
+// into *_out (a segment per window; one segment of all windows' pairs with a precomputed table).
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
-                  uint32_t* vals_out, size_t m, unsigned c, cudaStream_t s);
+                  uint32_t* vals_out, size_t m, unsigned c, unsigned segments, cudaStream_t s);
 
 }  // namespace cuzk::gpu::msm_detail

@@ -1,5 +1,7 @@
 // Scalar side of the GPU MSM: classification, signed-digit recoding, per-window radix sort.
+#include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
+#include <string>
 
 #include "gpu/bls12_381.cuh"
 #include "gpu/cuda_error.hpp"
@@ -68,7 +70,7 @@ __global__ void classify_kernel(const uint32_t* scalars, size_t n, bool mont, co
 }
 
 __global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
-                              uint32_t* vals) {
+                              uint32_t* vals, uint32_t row_stride) {
   const size_t j = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   if (j >= m) return;
   uint32_t s[8];
@@ -88,7 +90,7 @@ __global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, s
     const bool neg = d > half;
     carry = neg;
     keys[w * m + j] = neg ? (1u << c) - d : d;
-    vals[w * m + j] = idx | (neg && d != (1u << c) ? kNegBit : 0u);
+    vals[w * m + j] = (idx + w * row_stride) | (neg && d != (1u << c) ? kNegBit : 0u);
   }
 }
 
@@ -102,6 +104,24 @@ unsigned choose_window_bits(size_t m) {
     if (c == 2 || cost < best_cost) best = c, best_cost = cost;
   }
   return best;
+}
+
+namespace {
+unsigned env_unsigned(const char* name, unsigned dflt, unsigned lo, unsigned hi) {
+  const char* e = std::getenv(name);
+  if (e == nullptr) return dflt;
+  const unsigned long v = std::strtoul(e, nullptr, 10);
+  return v < lo || v > hi ? dflt : static_cast<unsigned>(v);
+}
+}  // namespace
+
+unsigned reduce_threads_per_sm(unsigned dflt) {
+  return env_unsigned("CUZK_GPU_MSM_REDUCE_THREADS", dflt, 32, 4096);
+}
+
+bool prefetch_bases(bool dflt) {
+  const char* e = std::getenv("CUZK_GPU_MSM_PREFETCH");  // read per engine: the benchmark compares both
+  return e == nullptr ? dflt : std::string(e) != "0";
 }
 
 int sm_count() {
@@ -122,10 +142,10 @@ void launch_classify(const uint32_t* scalars, size_t n, bool mont, const uint64_
 }
 
 void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
-                   uint32_t* vals, cudaStream_t s) {
+                   uint32_t* vals, size_t row_stride, cudaStream_t s) {
   if (m == 0) return;
   const size_t blocks = (m + kBlock - 1) / kBlock;
-  recode_kernel<<<blocks, kBlock, 0, s>>>(nt_scal, nt_idx, m, c, keys, vals);
+  recode_kernel<<<blocks, kBlock, 0, s>>>(nt_scal, nt_idx, m, c, keys, vals, static_cast<uint32_t>(row_stride));
   CUZK_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -139,8 +159,8 @@ size_t sort_temp_bytes(size_t m, unsigned c) {
 }
 
 void sort_windows(void* temp, size_t temp_bytes, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* vals_in,
-                  uint32_t* vals_out, size_t m, unsigned c, cudaStream_t s) {
-  for (unsigned w = 0; w < num_windows(c); ++w) {
+                  uint32_t* vals_out, size_t m, unsigned c, unsigned segments, cudaStream_t s) {
+  for (unsigned w = 0; w < segments; ++w) {
     const size_t o = w * m;
     size_t bytes = temp_bytes;
     // Keys are at most 2^(c-1): c bits.

@@ -302,6 +302,87 @@ TEST(GpuMsm, EngineReuseAndViews) {
   }
 }
 
+// Precomputed window tables: every window width class, random / 0-1-heavy / density inputs, views
+// that start inside the bases, the same engine with and without the table, and dropping it.
+template <class C>
+void tables(size_t n, const std::vector<unsigned>& widths) {
+  const auto bases = test_bases<C>(n, 91);
+  const auto k = random_scalars(n, 92);
+  const auto mixed = mixed_scalars(n, 0.2, 0.2, 93);
+  gpu::DeviceBases<C> db(bases);
+  gpu::Msm<C> engine;
+  const std::span<const ec::Affine<C>> hb(bases);
+  for (unsigned c : widths) {
+    db.precompute(c);
+    EXPECT_EQ(db.table_bits(), c);
+    EXPECT_EQ(db.table_bytes(), gpu::DeviceBases<C>::bytes_for_table(n, c));
+    const size_t first = n / 3, count = n - n / 3 - 7;
+    struct Case {
+      const char* what;
+      const std::vector<ff::Fr>* k;
+      size_t first, count;
+    };
+    for (const Case& cs : {Case{"random", &k, 0, n}, Case{"0/1-heavy", &mixed, 0, n}, Case{"view", &k, first, count}}) {
+      const auto got = engine.run(db.view(cs.first, cs.count), std::span<const ff::Fr>(cs.k->data(), cs.count));
+      EXPECT_TRUE(engine.stats().table) << cs.what << " c=" << c;
+      EXPECT_EQ(engine.stats().window_bits, c);
+      const auto want = ec::msm(hb.subspan(cs.first, cs.count), std::span<const ff::Fr>(cs.k->data(), cs.count));
+      EXPECT_TRUE(got == want) << group_name<C>() << " table c=" << c << " " << cs.what << ": GPU " << describe(got)
+                               << " CPU " << describe(want);
+    }
+    // Another width than the table's runs without it, with the same result.
+    gpu::GpuMsmOptions other;
+    other.window_bits = c == 7 ? 8 : 7;
+    const auto plain = engine.run(db.view(), k, other);
+    EXPECT_FALSE(engine.stats().table);
+    EXPECT_TRUE(plain == ec::msm(hb, std::span<const ff::Fr>(k))) << "c=" << c << " without the table";
+  }
+  // Density: the table rows follow the bases, the scalars skip the clear bits.
+  std::vector<uint64_t> bits((2 * n + 63) / 64);
+  std::mt19937_64 rng(94);
+  size_t taking = 0;
+  for (size_t i = 0; i < 2 * n && taking < n; ++i)
+    if (rng() & 1) bits[i / 64] |= uint64_t{1} << (i % 64), ++taking;
+  const size_t full = [&] {  // scalars covering exactly `taking` set bits
+    size_t seen = 0, i = 0;
+    for (; i < 2 * n && seen < taking; ++i) seen += (bits[i / 64] >> (i % 64)) & 1;
+    return i;
+  }();
+  const auto kd = mixed_scalars(full, 0.1, 0.1, 95);
+  gpu::GpuMsmOptions dopt;
+  dopt.density = &bits;
+  ec::MsmOptions cpu;
+  cpu.density = &bits;
+  const auto got = engine.run(db.view(0, taking), kd, dopt);
+  EXPECT_TRUE(engine.stats().table);
+  EXPECT_TRUE(got == ec::msm(hb.first(taking), std::span<const ff::Fr>(kd), cpu)) << "table with density";
+  db.drop_table();
+  EXPECT_EQ(db.table_bits(), 0u);
+  EXPECT_TRUE(engine.run(db.view(), k) == ec::msm(hb, std::span<const ff::Fr>(k))) << "after drop_table";
+  EXPECT_FALSE(engine.stats().table);
+}
+TEST(GpuMsm, G1Tables) {
+  CUZK_REQUIRE_GPU();
+  tables<G1C>(5000, {2, 7, 13, 16, 24});
+}
+TEST(GpuMsm, G2Tables) {
+  CUZK_REQUIRE_GPU();
+  tables<G2C>(1500, {9, 16});
+}
+TEST(GpuMsm, TableArguments) {
+  CUZK_REQUIRE_GPU();
+  gpu::G1DeviceBases db(test_bases<G1C>(10, 96));
+  EXPECT_THROW(db.precompute(1), std::invalid_argument);
+  EXPECT_THROW(db.precompute(25), std::invalid_argument);
+  db.precompute(24);  // width 24 is allowed with a table (2..22 without)
+  gpu::GpuMsmOptions opt;
+  opt.window_bits = 24;
+  const auto k = random_scalars(10, 97);
+  const auto bases = test_bases<G1C>(10, 96);
+  EXPECT_TRUE(gpu::G1Msm().run(db.view(), k, opt) ==
+              ec::msm(std::span<const ec::G1Affine>(bases), std::span<const ff::Fr>(k)));
+}
+
 TEST(GpuMsm, BadArguments) {
   CUZK_REQUIRE_GPU();
   const auto bases = test_bases<G1C>(10, 81);

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "../builtin_fixture.hpp"
@@ -67,9 +68,11 @@ class GpuProverCircuits : public ::testing::TestWithParam<Case> {
 TEST_P(GpuProverCircuits, SameBytesAsTheCpuProver) {
   REQUIRE_GPU();
   const auto& f = fixture();
-  for (bool g2_on_gpu : {true, false}) {
-    SCOPED_TRACE(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU");
-    gpu::GpuProver prover(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu});
+  // (G2 on the GPU, window table bits): plain, G2 on the CPU, precomputed MSM window tables.
+  for (auto [g2_on_gpu, table] : {std::pair{true, 0u}, std::pair{false, 0u}, std::pair{true, 9u}}) {
+    SCOPED_TRACE(std::string(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU") + ", table bits " +
+                 std::to_string(table));
+    gpu::GpuProver prover(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu, .msm_table_bits = table});
     const auto w = f.witness(7);
     const auto [r, s] = test::fixed_rs(9);
     groth16::ProveTimings t;
@@ -189,6 +192,11 @@ TEST(GpuProver, MemoryEstimateCoversTheBases) {
   EXPECT_EQ(with_g2.bases - without.bases, f.pk.b_g2.size() * 192);
   EXPECT_GE(without.bases, (f.pk.h.size() + f.pk.l.size() + f.pk.a.size() + f.pk.b_g1.size()) * 96);
   EXPECT_GT(with_g2.scratch, without.scratch);
+  // Window tables: num_windows(c) rows per base set (the row-0 copy included), G2 too.
+  const auto tables = gpu::GpuProver::memory_needed(f.pk, f.pce, {.b_g2_on_gpu = true, .msm_table_bits = 16});
+  const uint64_t rows = (256 + 15) / 16;
+  EXPECT_EQ(tables.bases - with_g2.bases,
+            rows * ((f.pk.h.size() + f.pk.l.size() + f.pk.a.size() + f.pk.b_g1.size()) * 96 + f.pk.b_g2.size() * 192));
 }
 
 std::string repo_tests_dir() {
@@ -217,9 +225,10 @@ TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
   const auto [r, s] = test::fixed_rs(77);
   const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
   const auto pub = std::span<const ec::Fr>(c.witness).subspan(1, c.zkey.n_public);
-  for (bool g2_on_gpu : {true, false}) {
-    SCOPED_TRACE(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU");
-    gpu::GpuZkeyProver prover(c.zkey, {.b_g2_on_gpu = g2_on_gpu});
+  for (auto [g2_on_gpu, table] : {std::pair{true, 0u}, std::pair{false, 0u}, std::pair{true, 7u}}) {
+    SCOPED_TRACE(std::string(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU") + ", table bits " +
+                 std::to_string(table));
+    gpu::GpuZkeyProver prover(c.zkey, {.b_g2_on_gpu = g2_on_gpu, .msm_table_bits = table});
     groth16::ZkeyProveTimings t;
     const groth16::Proof got = groth16::zkey_finalize(c.zkey, prover.stage1(c.witness, &t), r, s);
     EXPECT_EQ(got, want);
