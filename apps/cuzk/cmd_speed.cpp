@@ -18,6 +18,9 @@
 #include <vector>
 
 #include "backend/prover_backend.hpp"
+#ifdef CUZK_HAVE_CUDA
+#include "speed_gpu.hpp"
+#endif
 #include "circuits/builtin.hpp"
 #include "commands.hpp"
 #include "ec/bls12_381.hpp"
@@ -309,6 +312,23 @@ int run_speed(const SpeedOptions& o) {
       std::fprintf(stderr, "cuzk speed: the GPU rows need a GPU: %s\n", d.unavailable_reason.c_str());
       return 1;
     }
+#ifdef CUZK_HAVE_CUDA
+    // Kernel rows (device-resident data; peers in BENCHMARKS.md W1.5).
+    std::vector<unsigned> gpu_g1 = {20, 24, 26}, gpu_g2 = {20, 24};
+    if (o.full || !o.only.empty()) gpu_g1 = {20, 22, 24, 26, 27}, gpu_g2 = {20, 22, 24};
+    for (unsigned k : gpu_g1)
+      sp.add("gpu_msm_g1_2_" + std::to_string(k) + "_ms", "GPU G1 MSM 2^" + std::to_string(k), "ms",
+             [k] { return gpu_msm_ms(false, k); });
+    for (unsigned k : gpu_g2)
+      sp.add("gpu_msm_g2_2_" + std::to_string(k) + "_ms", "GPU G2 MSM 2^" + std::to_string(k), "ms",
+             [k] { return gpu_msm_ms(true, k); });
+    for (unsigned k : {20u, 24u, 27u})
+      sp.add("gpu_ntt_2_" + std::to_string(k) + "_ms", "GPU NTT 2^" + std::to_string(k), "ms",
+             [k] { return gpu_ntt_ms(k); });
+    sp.add("gpu_h_2_27_ms", "GPU H 2^27 (bellperson)", "ms", [] { return gpu_h_ms(27); });
+    sp.add("gpu_matvec_fil_2_20_ms", "GPU upload + MatVec filecoin-like:2^20", "ms",
+           [] { return gpu_matvec_ms("filecoin-like:2^20"); });
+#endif
     std::vector<std::pair<std::string, std::string>> circuits = {{"chain_2_16", "chain:2^16"},
                                                                  {"chain_2_18", "chain:2^18"},
                                                                  {"chain_2_20", "chain:2^20"},

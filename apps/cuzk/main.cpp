@@ -21,8 +21,10 @@ int main(int argc, char** argv) {
   s->add_flag("--full", speed.full, "Also run the large sizes (G1 MSM 2^22, G2 MSM 2^18 and 2^20, NTT 2^24)");
   s->add_flag("--quick", speed.quick, "Small sizes only (seconds; for smoke tests)");
   s->add_flag("--gpu", speed.gpu,
-              "Add GPU rows: end-to-end proofs of the built-in circuits (chain 2^16..2^20, filecoin-like 2^20; "
-              "2^22 with --full) with per-stage times");
+              "Add GPU rows: G1/G2 MSM, NTT, H and MatVec kernels on device-resident data (G1 2^20..2^26, "
+              "G2 2^20..2^24; G1 2^22/2^27 and G2 2^22 with --full), and end-to-end proofs of the built-in "
+              "circuits (chain 2^16..2^20, filecoin-like 2^20, with and without MSM window tables; 2^22 with "
+              "--full) with per-stage times");
   s->add_option("--only", speed.only, "Comma-separated row keys to run (e.g. fr_mul_ns,g1_msm_2_20_ms)");
 
   cuzk::cli::SelfcheckOptions check;
