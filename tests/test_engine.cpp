@@ -658,6 +658,17 @@ TEST(EngineGpuPool, BackendSelection) {
   bad.gpus.backend = "auto";
   bad.gpus.g2_msm = "fpga";
   EXPECT_FALSE(bad.finalize().ok());
+  bad.gpus.g2_msm = "gpu";
+  for (unsigned bits : {1u, 25u}) {
+    bad.gpus.msm_table_bits = bits;
+    const auto r = bad.finalize();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("gpus.msm_table_bits"), std::string::npos) << r.error();
+  }
+  for (unsigned bits : {0u, 2u, 20u, 24u}) {
+    bad.gpus.msm_table_bits = bits;
+    EXPECT_TRUE(bad.finalize().ok()) << bits;
+  }
 }
 
 // On a machine with GPUs (ctest label gpu): the real devices, a built-in circuit and a sealed 2 KiB
@@ -687,11 +698,12 @@ TEST(EngineGpuDevice, ProvesOnTheRealDevices) {
     expect_valid(ez, *ez.await(s.value->job_id, 60s), "mix-zkey");
     EXPECT_EQ(metric(ez, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0) << ez.metrics_text();
   }
-  for (const char* g2 : {"gpu", "cpu"}) {
+  for (const char* g2 : {"gpu", "cpu", "gpu+tables"}) {
     TempDir d2;
     Config c2 = test_config(d2.str(), 2);
     c2.gpus.backend = "gpu";
-    c2.gpus.g2_msm = g2;
+    c2.gpus.g2_msm = std::string(g2) == "cpu" ? "cpu" : "gpu";
+    c2.gpus.msm_table_bits = std::string(g2) == "gpu+tables" ? 9 : 0;  // MSM window tables
     Engine e2(c2);
     e2.start();
     ASSERT_TRUE(e2.preload_srs("chain:2^10").ok());

@@ -191,6 +191,7 @@ eviction_min_idle = "90s"
 [gpus]
 devices = [0, 2]
 workers_per_device = 3
+msm_table_bits = 20
 
 [scheduler]
 max_pending_jobs = 7
@@ -255,6 +256,7 @@ zkey = "/k/d.zkey"
   EXPECT_EQ(c.memory.eviction_min_idle_s, 90.0);
   EXPECT_EQ(c.gpus.devices, (std::vector<unsigned>{0, 2}));
   EXPECT_EQ(c.gpus.workers_per_device, 3u);
+  EXPECT_EQ(c.gpus.msm_table_bits, 20u);
   EXPECT_EQ(c.scheduler.max_pending_jobs, 7u);
   EXPECT_EQ(c.scheduler.completed_retention_s, 45.5);
   EXPECT_EQ(c.synthesis.workers, 4u);
@@ -419,6 +421,8 @@ TEST(EngineConfig, FinalizeRanges) {
   EXPECT_TRUE(contains(finalize_error("[daemon]\nmax_message_bytes = \"512KiB\"\n"), "1 MiB"));
   EXPECT_EQ(finalize_error("[daemon]\nmax_message_bytes = \"1MiB\"\n"), "");
   EXPECT_TRUE(contains(finalize_error("[gpus]\ndevices = [1, 1]\n"), "twice"));
+  EXPECT_TRUE(contains(finalize_error("[gpus]\nmsm_table_bits = 25\n"), "2..24"));
+  EXPECT_EQ(finalize_error("[gpus]\nmsm_table_bits = 24\n"), "");
 }
 
 TEST(EngineConfig, CircuitRules) {

@@ -281,22 +281,31 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
 namespace {
 
 #ifdef CUZK_HAVE_CUDA
-// Builds a device prover with build(gpu options); when it does not fit with the G2 MSM on the
-// device, again with the G2 MSM on the CPU: the G2 bases and their MSM's scratch are the part the
-// CPU can take (a 32 GiB PoRep partition fits an H200 only this way today).
+// Builds a device prover with build(gpu options); when it does not fit, first without MSM window
+// tables (an optional speed-up), then with the G2 MSM on the CPU: the G2 bases and their MSM's
+// scratch are the part the CPU can take (a 32 GiB PoRep partition fits an H200 only this way).
 template <class Build>
 auto build_with_g2_fallback(int device, const BackendOptions& options, Build&& build) {
-  try {
-    return build(gpu::GpuProverOptions{.device = device,
-                                       .b_g2_on_gpu = options.b_g2_on_gpu,
-                                       .pool = options.pool,
-                                       .msm_table_bits = options.msm_table_bits});
-  } catch (const DeviceMemoryShort& e) {
-    if (!options.b_g2_on_gpu) throw;
-    logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
-                       {{"device", std::to_string(device)}, {"reason", e.what()}});
-    return build(gpu::GpuProverOptions{
-        .device = device, .b_g2_on_gpu = false, .pool = options.pool, .msm_table_bits = options.msm_table_bits});
+  gpu::GpuProverOptions o{.device = device,
+                          .b_g2_on_gpu = options.b_g2_on_gpu,
+                          .pool = options.pool,
+                          .msm_table_bits = options.msm_table_bits};
+  while (true) {
+    try {
+      return build(o);
+    } catch (const DeviceMemoryShort& e) {
+      if (o.msm_table_bits != 0) {
+        o.msm_table_bits = 0;
+        logging::log_event(logging::Level::info, "gpu_msm_tables_dropped",
+                           {{"device", std::to_string(device)}, {"reason", e.what()}});
+      } else if (o.b_g2_on_gpu) {
+        o.b_g2_on_gpu = false;
+        logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
+                           {{"device", std::to_string(device)}, {"reason", e.what()}});
+      } else {
+        throw;
+      }
+    }
   }
 }
 #else

@@ -101,8 +101,8 @@ struct BackendOptions {
   std::vector<unsigned> devices{};    // empty: every device (config `gpus.devices`)
   bool b_g2_on_gpu = true;            // false: the G2 MSM on the CPU, overlapping the GPU's G1 MSMs
   bool cpu_fallback = true;           // retry a proof on the CPU after a device error
-  unsigned msm_table_bits = 0;        // GPU: precomputed MSM window tables (gpu::GpuProverOptions)
   ThreadPool* pool = nullptr;         // CPU work; null: ThreadPool::global()
+  unsigned msm_table_bits = 0;        // GPU: precomputed MSM window tables (gpu::GpuProverOptions)
   unsigned test_inject_failures = 0;  // test hook: each GPU prover fails its first N proofs (CUDA error)
 };
 

@@ -276,7 +276,8 @@ std::vector<Field> gpus_fields(GpusSection& s) {
   return {{"backend", set_string(s.backend)},
           {"devices", set_unsigned_array(s.devices)},
           {"workers_per_device", set_unsigned(s.workers_per_device)},
-          {"g2_msm", set_string(s.g2_msm)}};
+          {"g2_msm", set_string(s.g2_msm)},
+          {"msm_table_bits", set_unsigned(s.msm_table_bits)}};
 }
 std::vector<Field> scheduler_fields(SchedulerSection& s) {
   return {{"max_pending_jobs", set_unsigned(s.max_pending_jobs)},
@@ -545,6 +546,10 @@ Result<bool> Config::finalize() {
   }
   if (gpus.g2_msm != "gpu" && gpus.g2_msm != "cpu") {
     return make_error("gpus.g2_msm = \"" + gpus.g2_msm + "\": expected \"gpu\" or \"cpu\"");
+  }
+  if (gpus.msm_table_bits == 1 || gpus.msm_table_bits > 24) {
+    return make_error("gpus.msm_table_bits = " + std::to_string(gpus.msm_table_bits) +
+                      ": expected 0 (no window tables) or a window width in 2..24");
   }
   if (scheduler.max_pending_jobs < 1) return make_error("scheduler.max_pending_jobs must be at least 1");
   for (size_t i = 0; i < gpus.devices.size(); ++i) {

@@ -39,6 +39,10 @@ struct GpusSection {
   // calls into it are serialized; more workers let different circuits share a device.
   unsigned workers_per_device = 1;
   std::string g2_msm = "gpu";  // "gpu" or "cpu": the b_g2 MSM on the CPU, concurrent with the G1 MSMs
+  // 0: off; 2..24: precomputed MSM window tables of this width for every resident prover's bases
+  // (docs/gpu-msm.md: pays for large MSMs with memory to spare, e.g. 20 for 2^20 circuits whose
+  // scalars are mostly not 0/1; dropped for a prover that would not fit the device with them).
+  unsigned msm_table_bits = 0;
 };
 
 struct SchedulerSection {

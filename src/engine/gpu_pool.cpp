@@ -49,12 +49,13 @@ GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup s
     }
     devices_ = sel.devices;
     reason_ = sel.reason;
-    const bool g2_on_gpu = config.g2_msm != "cpu";
-    factory_ = [g2_on_gpu, cpu_pool](int device, const groth16::ProvingKey& pk, const pce::Pce& pce) {
-      return backend::make_device_backend(pk, pce, device, {.b_g2_on_gpu = g2_on_gpu, .pool = cpu_pool});
+    const backend::BackendOptions opts{
+        .b_g2_on_gpu = config.g2_msm != "cpu", .pool = cpu_pool, .msm_table_bits = config.msm_table_bits};
+    factory_ = [opts](int device, const groth16::ProvingKey& pk, const pce::Pce& pce) {
+      return backend::make_device_backend(pk, pce, device, opts);
     };
-    zkey_factory_ = [g2_on_gpu, cpu_pool](int device, const groth16::Zkey& zkey) {
-      return backend::make_zkey_device_prover(zkey, device, {.b_g2_on_gpu = g2_on_gpu, .pool = cpu_pool});
+    zkey_factory_ = [opts](int device, const groth16::Zkey& zkey) {
+      return backend::make_zkey_device_prover(zkey, device, opts);
     };
   }
   for (int d : devices_) {
