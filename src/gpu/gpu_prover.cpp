@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <future>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,19 +47,34 @@ std::string gib(uint64_t bytes) {
 }
 
 // Device bytes one Msm engine grows to for n scalars (all of them other than 0 and 1: the worst
-// case), `xyzz` bytes per XYZZ point (G1 192, G2 384). Mirrors Msm<C>::Impl::run's buffers.
-uint64_t msm_scratch_bytes(uint64_t n, uint64_t xyzz, int sms) {
+// case), `xyzz` bytes per XYZZ point (G1 192, G2 384), with window tables of width table_bits
+// (0: none; then one bucket set of that width). Mirrors Msm<C>::Impl::run's buffers.
+uint64_t msm_scratch_bytes(uint64_t n, uint64_t xyzz, int sms, unsigned table_bits) {
   if (n == 0) return 0;
-  const unsigned c = msm_detail::choose_window_bits(n);
+  const unsigned c = table_bits != 0 ? table_bits : msm_detail::choose_window_bits(n);
   const uint64_t W = msm_detail::num_windows(c), B = uint64_t{1} << (c - 1);
   const uint64_t wave = static_cast<uint64_t>(std::max(sms, 1)) * 8 * 128;  // slices (at most one wave)
   uint64_t b = n * (32 + 4 + 4);                                            // nt_scal, nt_idx, one_idx
   b += 4 * W * n * 4;                                                       // keys and values, in and out
   b += n * 8 + (uint64_t{16} << 20);                                        // radix sort temporary storage
-  b += W * B * xyzz;                                                        // buckets
+  b += (table_bits != 0 ? 1 : W) * B * xyzz;                                // buckets
   b += wave * 2 * (xyzz + 8);                                               // slice heads and tails
   b += static_cast<uint64_t>(std::max(sms, 1)) * 256 * xyzz + (uint64_t{1} << 14) * xyzz;  // partials
   b += n / 8 * 2;                                                                          // density bitmap and prefix
+  return b;
+}
+
+// Window tables (GpuProverOptions::msm_table_bits) for every base set a prover holds, and their
+// device bytes: shared by both provers and their memory estimates.
+void precompute_tables(std::initializer_list<G1DeviceBases*> g1, G2DeviceBases& g2, const GpuProverOptions& opt) {
+  if (opt.msm_table_bits == 0) return;
+  for (G1DeviceBases* g : g1) g->precompute(opt.msm_table_bits);
+  if (opt.b_g2_on_gpu) g2.precompute(opt.msm_table_bits);
+}
+uint64_t table_bytes(std::initializer_list<size_t> g1_sizes, size_t g2_size, const GpuProverOptions& opt) {
+  if (opt.msm_table_bits == 0) return 0;
+  uint64_t b = opt.b_g2_on_gpu ? G2DeviceBases::bytes_for_table(g2_size, opt.msm_table_bits) : 0;
+  for (size_t n : g1_sizes) b += G1DeviceBases::bytes_for_table(n, opt.msm_table_bits);
   return b;
 }
 
@@ -121,10 +137,7 @@ struct GpuProver::Impl {
     a = G1DeviceBases(std::span<const ec::G1Affine>(pk.a));
     b1 = G1DeviceBases(std::span<const ec::G1Affine>(pk.b_g1));
     if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(pk.b_g2));
-    if (opt.msm_table_bits != 0) {
-      for (G1DeviceBases* g : {&h, &l, &a, &b1}) g->precompute(opt.msm_table_bits);
-      if (opt.b_g2_on_gpu) b2.precompute(opt.msm_table_bits);
-    }
+    precompute_tables({&h, &l, &a, &b1}, b2, opt);
     z = DeviceBuffer<Fr>(shape.num_inputs + shape.num_aux);
     abc = DeviceBuffer<Fr>(3 * m);
     z_host = PinnedBuffer<Fr>(shape.num_inputs + shape.num_aux);
@@ -266,18 +279,15 @@ GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const gr
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
   mem.bases =
       (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * g1 + (options.b_g2_on_gpu ? pk.b_g2.size() * g2 : 0);
-  if (const unsigned c = options.msm_table_bits; c != 0) {
-    for (size_t n : {pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()})
-      mem.bases += G1DeviceBases::bytes_for_table(n, c);
-    if (options.b_g2_on_gpu) mem.bases += G2DeviceBases::bytes_for_table(pk.b_g2.size(), c);
-  }
+  mem.bases += table_bytes({pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()}, pk.b_g2.size(), options);
   const uint64_t m = poly::Domain::size_for(shape.num_constraints);
   const uint64_t cols = shape.num_inputs + shape.num_aux;
   mem.vectors = (cols + 3 * m) * sizeof(Fr);
   const int sms = 144;  // upper bound for the slice/partial buffers (H200: 132)
   const uint64_t n1 = std::max<uint64_t>({m, shape.num_aux, shape.num_inputs});
-  mem.scratch = msm_scratch_bytes(n1, 192, sms) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(std::max(shape.num_aux, shape.num_inputs), 384, sms) : 0) +
+  const unsigned tb = options.msm_table_bits;
+  mem.scratch = msm_scratch_bytes(n1, 192, sms, tb) +
+                (options.b_g2_on_gpu ? msm_scratch_bytes(std::max(shape.num_aux, shape.num_inputs), 384, sms, tb) : 0) +
                 m * sizeof(Fr) + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
   return mem;
 }
@@ -345,10 +355,7 @@ struct GpuZkeyProver::Impl {
     c = G1DeviceBases(std::span<const ec::G1Affine>(zk.c));
     h = G1DeviceBases(std::span<const ec::G1Affine>(zk.h));
     if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(zk.b2));
-    if (opt.msm_table_bits != 0) {
-      for (G1DeviceBases* g : {&a, &b1, &c, &h}) g->precompute(opt.msm_table_bits);
-      if (opt.b_g2_on_gpu) b2.precompute(opt.msm_table_bits);
-    }
+    precompute_tables({&a, &b1, &c, &h}, b2, opt);
     w = DeviceBuffer<Fr>(vars);
     abc = DeviceBuffer<Fr>(3 * n);
     domain = GpuDomain::get(zk.log2_domain_size, poly::RootConvention::Snarkjs);
@@ -415,16 +422,14 @@ GpuProverMemory GpuZkeyProver::memory_needed(const groth16::Zkey& zk, const GpuP
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
   mem.bases =
       (zk.a.size() + zk.b1.size() + zk.c.size() + zk.h.size()) * g1 + (options.b_g2_on_gpu ? zk.b2.size() * g2 : 0);
-  if (const unsigned c = options.msm_table_bits; c != 0) {
-    for (size_t k : {zk.a.size(), zk.b1.size(), zk.c.size(), zk.h.size()})
-      mem.bases += G1DeviceBases::bytes_for_table(k, c);
-    if (options.b_g2_on_gpu) mem.bases += G2DeviceBases::bytes_for_table(zk.b2.size(), c);
-  }
+  mem.bases += table_bytes({zk.a.size(), zk.b1.size(), zk.c.size(), zk.h.size()}, zk.b2.size(), options);
   const uint64_t n = zk.domain_size, vars = zk.n_vars;
   mem.vectors = (vars + 3 * n) * sizeof(Fr);
   const int sms = 144;
-  mem.scratch = msm_scratch_bytes(std::max(n, vars), 192, sms) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(vars, 384, sms) : 0) + n * sizeof(Fr) + (uint64_t{64} << 20);
+  const unsigned tb = options.msm_table_bits;
+  mem.scratch = msm_scratch_bytes(std::max(n, vars), 192, sms, tb) +
+                (options.b_g2_on_gpu ? msm_scratch_bytes(vars, 384, sms, tb) : 0) + n * sizeof(Fr) +
+                (uint64_t{64} << 20);
   return mem;
 }
 

@@ -59,7 +59,8 @@ class DeviceBases {
   // [2^(c*w)] P for every base, so that an MSM with window width c puts the digits of all its
   // windows into one set of buckets: one bucket reduction instead of one per window and no
   // doublings between windows, which makes wider windows (fewer windows, fewer additions) pay.
-  // Costs (rows - 1) more copies of the bases (bytes_for_table). MSMs over views of these bases use
+  // Costs `rows` copies of the bases (bytes_for_table; row 0 repeats them so that every row is
+  // addressed alike). MSMs over views of these bases use
   // the table when they run with window width c (GpuMsmOptions::window_bits 0 or c).
   // window_bits in 2..24; throws std::invalid_argument when rows * size() >= 2^31 (sorted indices
   // are 31 bits) and CudaError when device memory is short. Replaces any earlier table.

@@ -112,28 +112,31 @@ __global__ void accumulate_kernel(const AffinePoint<C>* bases, const uint32_t* k
     }
   };
   const auto* abases = reinterpret_cast<const Aligned16<AffinePoint<C>>*>(bases);
-  uint32_t d_next = keys[start], v_next = 0;
+  auto base = [&](uint32_t v) { return abases[v & ~kNegBit].p; };
+  // With kPrefetch, pair p + 1 (digit, value, base) is loaded while pair p is added.
+  uint32_t d_next = 0, v_next = 0;
   AffinePoint<C> q_next;
   if constexpr (kPrefetch) {
+    d_next = keys[start];
     v_next = vals[start];
-    if (d_next != 0) q_next = abases[v_next & ~kNegBit].p;
+    if (d_next != 0) q_next = base(v_next);
   }
   for (size_t p = start; p < end; ++p) {
     if (p == wend) {
       ++w;
       wend += m;
     }
-    const uint32_t d = d_next;
-    uint32_t v = v_next;
-    AffinePoint<C> q = q_next;
+    uint32_t d, v = 0;
+    AffinePoint<C> q;
     if constexpr (kPrefetch) {
+      d = d_next, v = v_next, q = q_next;
       if (p + 1 < end) {
         d_next = keys[p + 1];
         v_next = vals[p + 1];
-        if (d_next != 0) q_next = abases[v_next & ~kNegBit].p;
+        if (d_next != 0) q_next = base(v_next);
       }
-    } else if (p + 1 < end) {
-      d_next = keys[p + 1];
+    } else {
+      d = keys[p];
     }
     const uint64_t key = w * stride + d;
     if (key != cur) {
@@ -145,7 +148,7 @@ __global__ void accumulate_kernel(const AffinePoint<C>* bases, const uint32_t* k
     if (d != 0) {
       if constexpr (!kPrefetch) {
         v = vals[p];
-        q = abases[v & ~kNegBit].p;
+        q = base(v);
       }
       if (v & kNegBit) q = -q;
       // Inlined on both curves: on G2 the out-of-line call (kept for compile time until then) ran
