@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue W1.3 test (a), live: a BLS12-381 circom circuit of a few thousand constraints
-# (bench/circom/chain.circom with 3000 steps) compiled by circom2 --prime bls12381; snarkjs's own
+# (bench/circom/chain.circom with 2040 steps, a 2^11 domain) compiled by circom2 --prime bls12381; snarkjs's own
 # powers of tau (new, contribute, prepare phase2), `groth16 setup` and `zkey contribute` (random
 # entropy: a fresh key every run); `cuzk prove --zkey` must be accepted by `snarkjs groth16
 # verify` and by `cuzk verify`, and a proof for another witness must be rejected for these inputs.
@@ -14,11 +14,11 @@ snarkjs() { node "$nm/snarkjs/build/cli.cjs" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-sed "s/STEPS/3000/" "$root/bench/circom/chain.circom" >chain.circom
+sed "s/STEPS/2040/" "$root/bench/circom/chain.circom" >chain.circom
 node "$nm/circom2/cli.js" chain.circom --r1cs --wasm --prime bls12381 -o . >/dev/null
 echo '{"x": "424242"}' >input.json
 snarkjs wtns calculate chain_js/chain.wasm input.json chain.wtns >/dev/null
-snarkjs powersoftau new bls12381 12 p0.ptau >/dev/null
+snarkjs powersoftau new bls12381 11 p0.ptau >/dev/null
 snarkjs powersoftau contribute p0.ptau p1.ptau --name=cuzk-test -e="$RANDOM$RANDOM" >/dev/null
 snarkjs powersoftau prepare phase2 p1.ptau final.ptau >/dev/null
 snarkjs groth16 setup chain.r1cs final.ptau c0.zkey >/dev/null

@@ -238,7 +238,8 @@ std::string key_list(const std::vector<Field>& fields) {
 Result<bool> read_table(const toml::table& table, std::string_view source, const std::string& prefix,
                         const std::vector<Field>& fields) {
   for (const auto& [key, node] : table) {
-    const auto it = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return key.str() == f.key; });
+    const std::string_view name = key.str();  // clang < 16 cannot capture a structured binding
+    const auto it = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return name == f.key; });
     if (it == fields.end()) {
       std::string msg = at(source, key.source()) + "unknown key '" + std::string(key.str()) + "' in [" + prefix + "]";
       for (const auto& f : fields) {
