@@ -41,7 +41,8 @@ phase_bg() {
   echo "== [$name] (in the background) $*"
   _phase_start[$name]=$(date +%s)
   _phase_log[$name]=$log
-  "$@" >"$log" 2>&1 &
+  # The phase's own duration is written when it ends, not when phase_wait looks.
+  ( rc=0; "$@" || rc=$?; echo "$(($(date +%s) - _phase_start[$name]))" >"$log.secs"; exit "$rc" ) >"$log" 2>&1 &
   _phase_pid[$name]=$!
 }
 
@@ -50,8 +51,10 @@ phase_wait() {
   wait "${_phase_pid[$name]}" || rc=$?
   echo "== [$name] output:"
   cat "${_phase_log[$name]}"
-  rm -f "${_phase_log[$name]}"
-  _phase_record "$name &" "$(($(date +%s) - _phase_start[$name]))" "$rc"
+  local secs
+  secs=$(cat "${_phase_log[$name]}.secs" 2>/dev/null || echo "$(($(date +%s) - _phase_start[$name]))")
+  rm -f "${_phase_log[$name]}" "${_phase_log[$name]}.secs"
+  _phase_record "$name &" "$secs" "$rc"
   unset "_phase_pid[$name]"
   if [ "$rc" -ne 0 ]; then
     echo "== [$name] failed (exit $rc)"
@@ -63,14 +66,14 @@ phase_wait() {
 ctest_slowest() {
   local log=$1 n=${2:-10}
   grep -E 'Test +#[0-9]+: ' "$log" | awk '{for (i = 1; i <= NF; ++i) if ($i == "sec") printf "%9.2f s  %s\n", $(i - 1), $4}' |
-    sort -rn | head -n "$n"
+    sort -rn | awk -v n="$n" 'NR <= n'  # awk reads to the end: no SIGPIPE under pipefail
 }
 
 # The N slowest steps of a ninja build (from its .ninja_log: start and end in ms, then the output).
 ninja_slowest() {
   local dir=$1 n=${2:-10}
   [ -f "$dir/.ninja_log" ] || return 0
-  awk 'NR > 1 {printf "%9.2f s  %s\n", ($2 - $1) / 1000, $4}' "$dir/.ninja_log" | sort -rn | head -n "$n"
+  awk 'NR > 1 {printf "%9.2f s  %s\n", ($2 - $1) / 1000, $4}' "$dir/.ninja_log" | sort -rn | awk -v n="$n" 'NR <= n'
 }
 
 _phase_report() {
@@ -82,7 +85,7 @@ _phase_report() {
   done
   local total=$(($(date +%s) - _phase_t0))
   echo
-  echo "== CI phases (wall seconds; phases marked & ran beside the ones after them)"
+  echo "== CI phases (wall seconds; a phase marked & ran in the background beside the next ones)"
   printf '  %-44s %7s  %s\n' phase seconds result
   local i
   for i in "${!_phase_names[@]}"; do
@@ -91,6 +94,7 @@ _phase_report() {
     printf '  %-44s %7s  %s\n' "${_phase_names[$i]}" "${_phase_secs[$i]}" "$res"
   done
   printf '  %-44s %7s\n' total "$total"
+  [ "$rc" -eq 0 ] || echo "== CI failed (exit $rc)"
   if [ "$total" -gt "${CI_BUDGET_S:-1500}" ]; then
     echo "WARNING: CI took ${total} s, over its budget of ${CI_BUDGET_S:-1500} s ($(( ${CI_BUDGET_S:-1500} / 60 )) min)."
     echo "WARNING: the phases above say where the time went; the slowest tests and build steps are printed"

@@ -5,7 +5,8 @@
 #   (b) `cuzk setup` + `cuzk prove --params` (bellperson convention) -> our verifier and, through
 #       `cuzk export-vk`, `snarkjs groth16 verify` accept; 192-byte and JSON proofs;
 #   (c) a tampered proof, a wrong public input and another circuit's key are rejected by both;
-#   (e) malformed params/zkey/wtns give exit code 1 (prove) or 2 (verify) and a message.
+#   (e) malformed params/zkey/wtns give exit code 1 (prove) or 2 (verify) and a message;
+#   (f) a witness that does not satisfy the circuit: both provers exit 1, name it, write no proof.
 # Usage: groth16_cli_test.sh PATH/TO/cuzk REPO_ROOT
 set -u
 cuzk=$1
@@ -109,6 +110,17 @@ head -c 100 "$tmp/p.bin" >"$tmp/short.bin"
 expect_rc 2 "$cuzk" verify --vk "$tmp/mix.vk" --proof "$tmp/short.bin" --public "$tmp/pub.json"
 expect_rc 2 "$cuzk" prove --zkey "$z/mix.zkey" --params "$tmp/mix.params" --wtns "$c/mix.wtns" --proof "$tmp/x.json"
 expect_rc 2 "$cuzk" prove --params "$tmp/mix.params" --wtns "$c/mix.wtns" --proof "$tmp/x.json"
+
+# (f) a witness that does not satisfy the circuit (one aux value changed): no prover writes a proof.
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[-32]^=1; open(sys.argv[2],"wb").write(b)' \
+  "$c/mix.wtns" "$tmp/bad.wtns"
+rm -f "$tmp/bad.proof.json" "$tmp/bad.bin"
+expect_rc 1 "$cuzk" prove --zkey "$z/mix.zkey" --wtns "$tmp/bad.wtns" --proof "$tmp/bad.proof.json"
+grep -q "does not satisfy the circuit" "$tmp/out.log" || bad "prove --zkey on a bad witness: $(cat "$tmp/out.log")"
+[ -e "$tmp/bad.proof.json" ] && bad "prove --zkey wrote a proof for a witness that does not satisfy the circuit"
+expect_rc 1 "$cuzk" prove --params "$tmp/mix.params" --r1cs "$c/mix.r1cs" --wtns "$tmp/bad.wtns" --proof "$tmp/bad.bin"
+grep -q "does not satisfy constraint [0-9]" "$tmp/out.log" || bad "prove --params on a bad witness: $(cat "$tmp/out.log")"
+[ -e "$tmp/bad.bin" ] && bad "prove --params wrote a proof for a witness that does not satisfy the circuit"
 
 [ "$fail" -eq 0 ] && echo "groth16 cli tests passed"
 exit "$fail"

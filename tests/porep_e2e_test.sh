@@ -48,6 +48,27 @@ run 1 "$tmp/verify-other.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" -
   dd if="$tmp/proof.bin" bs=1 skip=0 count=48 2>/dev/null; } >"$tmp/swapped.bin"
 run 1 "$tmp/verify-swapped.log" "$cuzk" verify --porep --c1 "$tmp/c1.json" --vk "$tmp/p.vk" --proof "$tmp/swapped.bin"
 run 2 "$tmp/verify-usage.log" "$cuzk" verify --porep --vk "$tmp/p.vk" --proof "$tmp/proof.bin"
+# verify --porep validates C1 as strictly as prove does: one changed Merkle path hash is an error (2).
+python3 - "$tmp/c1.json" "$tmp/c1-path.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def flip(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "hashes" and v and isinstance(v[0], list) and v[0]:
+                v[0][0] ^= 1
+                return True
+            if flip(v):
+                return True
+    elif isinstance(x, list):
+        return any(flip(v) for v in x)
+    return False
+assert flip(d["vanilla_proofs"]), "no Merkle path hash found"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run 2 "$tmp/verify-path.log" "$cuzk" verify --porep --c1 "$tmp/c1-path.json" --vk "$tmp/p.vk" --proof "$tmp/proof.bin"
+grep -q "vanilla_proofs" "$tmp/verify-path.log" ||
+  { echo "FAIL: verify --porep did not name the changed path:"; cat "$tmp/verify-path.log"; fail=1; }
 
 # One flipped byte of comm_d in C1: refused before any proving, naming the field; no proof file.
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["comm_d"][5]^=1; json.dump(d,open(sys.argv[2],"w"))' \

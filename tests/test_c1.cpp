@@ -308,7 +308,7 @@ TEST(C1Parse, RoundTrip2KiB) {
 
   // Through the Curio/cuzk wrapper, and auto-detected either way.
   const auto w = parse_c1_wrapper(to_wrapper_json(c1, 42));
-  EXPECT_EQ(w.sector_num, 42);
+  EXPECT_EQ(w.sector_num, 42u);
   EXPECT_EQ(w.sector_size, 2048u);
   expect_same(c1, w.c1);
   expect_same(c1, parse_c1_any(to_wrapper_json(c1, 42)).c1);
@@ -556,6 +556,15 @@ TEST(C1Parse, SchemaErrors) {
             return s;
           }() +
           ")");
+  // A 50 MB registered_proof is quoted by a short prefix and its length, never whole.
+  try {
+    (void)parse_c1_output(replace_once(json, "\"StackedDrg2KiBV1_1\"", "\"" + std::string(50'000'000, 'S') + "\""));
+    ADD_FAILURE() << "a 50 MB registered_proof was accepted";
+  } catch (const C1Error& e) {
+    const std::string what = e.what();
+    EXPECT_LT(what.size(), 2000u);
+    EXPECT_NE(what.find("... (50000000 bytes)"), std::string::npos) << what.substr(0, 2000);
+  }
   const std::string ticket = ",\"ticket\":" + json.substr(json.find("\"ticket\":") + 9);
   expect_error(parse(replace_once(json, ticket, "}")), "(document): missing field \"ticket\"");
   expect_error(parse(replace_once(json, "\"layer_index\":1,", "")),
@@ -593,7 +602,13 @@ TEST(C1Parse, WrapperErrors) {
                "Phase1Out: invalid base64: character 0x21 at offset 0");
   expect_error(parse(replace_once(w, ",\"SectorSize\":2048", "")), "(document): missing field \"SectorSize\"");
   expect_error_prefix(parse(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":\"9\"")),
-                      "SectorNum: expected an integer (");
+                      "SectorNum: expected an unsigned integer (");
+  expect_error_prefix(parse(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":-1")),
+                      "SectorNum: expected an unsigned integer (");
+  expect_error_prefix(parse(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":9223372036854775808")),
+                      "SectorNum: ");
+  EXPECT_EQ(parse_c1_wrapper(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":9223372036854775807")).sector_num,
+            9223372036854775807u);
   // Errors inside the decoded document are reported under Phase1Out/.
   auto bad = good;
   bad.vanilla_proofs[0][1].comm_d_proofs.base[5].hashes.clear();

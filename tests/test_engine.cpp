@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -210,6 +212,21 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   expect_invalid(r, "vanilla_proof is empty");
   r.vanilla_proof = "{\"SectorNum\": 1}";
   expect_invalid(r, "vanilla_proof: ");
+  for (const bool wrapped : {false, true}) {
+    // 100 MiB of hostile JSON (one huge string): refused at once, quoted by a short prefix only.
+    const std::string big(100u << 20, 'S');
+    r.vanilla_proof = wrapped ? "{\"SectorNum\": 1, \"Phase1Out\": \"" + big + "\", \"SectorSize\": 2048}"
+                              : "{\"registered_proof\": \"" + big + "\"}";
+    const auto t0 = std::chrono::steady_clock::now();
+    auto s = engine.submit(r);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error.code, ErrorCode::InvalidArgument);
+    EXPECT_LT(s.error.message.size(), 2000u) << s.error.message.substr(0, 2000);
+    EXPECT_LT(secs, 5.0) << "a 100 MiB vanilla_proof took " << secs << " s to refuse";
+    std::printf("100 MiB hostile vanilla_proof (%s) refused in %.3f s: %s\n", wrapped ? "wrapper" : "C1", secs,
+                s.error.message.substr(0, 200).c_str());
+  }
   {
     // A sealed sector's C1 with one byte of comm_d flipped: refused at submit, naming the field.
     const auto& proof = cuzk::filecoin::registered_seal_proof("StackedDrg2KiBV1_1");
@@ -231,7 +248,7 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   r.vanilla_proof = {};
   r.kind = ProofKind::SnapDealsUpdate;
   expect_invalid(r, "not served");
-  expect_invalid(builtin_request("nope", 1), "unknown circuit id 'nope'");
+  expect_invalid(builtin_request("nope", 1), "unknown circuit id \"nope\"");
   expect_invalid(builtin_request("", 1), "circuit_id is required");
   expect_invalid(builtin_request("chain:2^9", 0), "no partitions");
   r = builtin_request("chain:2^9", 1);
@@ -266,6 +283,36 @@ TEST(Engine, ProvesFromAZkey) {
   auto s = engine.submit(wtns_request("mul3-zkey", "mul3", 2));
   ASSERT_TRUE(s.ok()) << s.error.message;
   expect_valid(engine, *engine.await(s.value->job_id, 0ms), "mul3-zkey");
+}
+
+// A witness that does not satisfy its circuit (one aux value changed) yields no proof on either
+// convention: the daemon verifies every proof before it returns it.
+TEST(Engine, AWitnessThatDoesNotSatisfyTheCircuitGetsNoProof) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  CircuitSection mix;
+  mix.id = "mix";
+  mix.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.r1cs";
+  mix.test_setup = true;
+  cfg.circuits.push_back(mix);
+  add_zkey_circuit(cfg, "mix-zkey", "mix");
+  Engine engine(cfg);
+  engine.start();
+  for (const char* id : {"mix", "mix-zkey"}) {
+    ProofRequest w = wtns_request(id, "mix", 2);
+    w.witnesses[1][w.witnesses[1].size() - 32] ^= 1;  // partition 1's last aux value
+    auto s = engine.submit(w);
+    ASSERT_TRUE(s.ok()) << s.error.message;
+    auto r = engine.await(s.value->job_id, 0ms);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->status, JobStatus::Failed) << id;
+    EXPECT_NE(r->error_message.find("does not satisfy the circuit"), std::string::npos) << r->error_message;
+    EXPECT_TRUE(r->proof.empty()) << id;
+    // The good witness still proves.
+    auto ok = engine.submit(wtns_request(id, "mix", 1));
+    ASSERT_TRUE(ok.ok()) << ok.error.message;
+    expect_valid(engine, *engine.await(ok.value->job_id, 0ms), id);
+  }
 }
 
 TEST(Engine, AwaitTimesOutAndUnknownJobsAreNotFound) {

@@ -69,6 +69,8 @@ class FakeEngine final : public eng::EngineApi {
       return eng::Outcome<eng::Submitted>::failure(it->second, "fake failure for " + request.circuit_id);
     }
     if (request.circuit_id == "throw") throw std::runtime_error("fake engine exploded");
+    if (request.circuit_id == "err:huge")  // an error that quotes a hostile 1 MB value whole
+      return eng::Outcome<eng::Submitted>::failure(eng::ErrorCode::InvalidArgument, std::string(1 << 20, 'h'));
     eng::Submitted s;
     s.job_id = request.request_id.empty() ? "job-" + std::to_string(++next_id_) : request.request_id;
     s.queue_position = 3;
@@ -295,6 +297,19 @@ TEST_F(GrpcServiceTest, EngineErrorCodesMapToGrpcCodes) {
     auto ctx2 = context();
     st = stub_->Prove(ctx2.get(), preq, &presp);
     EXPECT_EQ(st.error_code(), code) << circuit;
+  }
+  {
+    // A 1 MB message would not fit the HTTP/2 trailer (the client would see UNKNOWN "Stream
+    // removed"): the service cuts it, and the next call is served as usual.
+    v1::SubmitProofResponse big;
+    auto ctx = context();
+    auto st = stub_->SubmitProof(ctx.get(), generic_request("err:huge"), &big);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message().substr(0, 200);
+    EXPECT_LT(st.error_message().size(), 4096u);
+    EXPECT_NE(st.error_message().find("... (1048576 bytes)"), std::string::npos) << st.error_message().substr(0, 200);
+    auto ctx2 = context();
+    EXPECT_EQ(stub_->SubmitProof(ctx2.get(), generic_request("err:invalid"), &big).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
   }
   // An exception inside the engine is INTERNAL with its message, not a crash.
   v1::SubmitProofResponse resp;

@@ -566,6 +566,34 @@ TEST_F(PceFile, BadSectionTableIsRejected) {
   expect_rejected(id, "circuit id is not a NUL-terminated string");
 }
 
+// No byte of a file escapes checking: the padding before each 4096 boundary must be zero, and the
+// layout must be the writer's (no room for unchecked gaps).
+TEST_F(PceFile, PaddingAndGapsAreChecked) {
+  Bytes b;
+  saved(&b);
+  size_t padded = 13;
+  for (size_t i = 0; i < 13 && padded == 13; ++i)
+    if (sec_length(b, i) % 4096 != 0) padded = i;
+  ASSERT_LT(padded, 13u);
+  const uint64_t end = sec_offset(b, padded) + sec_length(b, padded);
+  Bytes c = b;
+  c[end] = std::byte{1};
+  expect_rejected(c,
+                  "non-zero byte in the padding after section " +
+                      std::string(section_name(static_cast<Section>(padded + 1))) + " at offset " +
+                      std::to_string(end),
+                  false);
+  // A 4096-byte gap of zeros before the commit marker, every checksum and size resealed.
+  Bytes gap(b.begin(), b.end() - 64);
+  gap.resize(gap.size() + 4096);
+  gap.insert(gap.end(), b.end() - 64, b.end());
+  put<uint64_t>(gap, kFileBytesOff, gap.size());
+  put<uint64_t>(gap, gap.size() - 64 + kTrlFileBytes, gap.size());
+  reseal(gap);
+  expect_rejected(gap, "section table: the commit marker is at " + std::to_string(gap.size() - 64) + ", expected " +
+                           std::to_string(b.size() - 64));
+}
+
 // A file whose checksums are all valid but whose content breaks the PCE invariants.
 TEST_F(PceFile, StructurallyInvalidFileIsRejectedByValidation) {
   Bytes b;

@@ -500,6 +500,14 @@ TEST(SnarkjsJson, MalformedProofs) {
     EXPECT_TRUE(has(r.error(), "p.json: ")) << r.error();
     EXPECT_TRUE(has(r.error(), cases[i].expect)) << "case " << i << ": " << r.error();
   }
+  // A huge value is quoted by a short prefix and its length, never whole.
+  for (const std::string& big : {std::string(50'000'000, '7') + "x", std::string(50'000'000, 'p')}) {
+    const bool digits = big[0] == '7';
+    auto r = parse_snarkjs_proof(replace(good, digits ? "\"" + ax + "\"" : "\"groth16\"", "\"" + big + "\""), "p.json");
+    ASSERT_FALSE(r.ok());
+    EXPECT_LT(r.error().size(), 400u) << r.error().substr(0, 400);
+    EXPECT_TRUE(has(r.error(), "... (50000001 bytes)") || has(r.error(), "... (50000000 bytes)")) << r.error();
+  }
   // G2 with x's c0 and c1 swapped (the zcash byte order): refused.
   {
     std::string t = replace(good, bx0, "SWAP");

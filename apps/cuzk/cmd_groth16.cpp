@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "groth16/zkey.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
+#include "pce/matvec.hpp"
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
@@ -53,6 +55,23 @@ void write_text(const std::string& path, const std::string& text) {
   AtomicFile f(path);
   f.write(std::as_bytes(std::span(text.data(), text.size())));
   f.commit();
+}
+
+// A prover hands out no proof it has not verified. Thrown as a failure (exit 1), before any file is
+// written.
+void require_valid(const groth16::VerifyingKey& vk, const groth16::Proof& proof, std::span<const Fr> public_inputs,
+                   const std::string& why_if_not) {
+  const bool ok = must(groth16::verify(groth16::prepare(vk), proof, public_inputs));
+  if (!ok) throw std::runtime_error("the proof does not verify, so none was written: " + why_if_not);
+}
+
+// The first constraint that z = inputs ‖ aux does not satisfy (a·b != c), if any.
+std::optional<uint64_t> first_unsatisfied(const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux) {
+  const pce::MatVecResult m = pce::matvec(pce, inputs, aux);
+  for (uint64_t i = 0; i < m.a.size(); ++i) {
+    if (m.a[i] * m.b[i] != m.c[i]) return i;
+  }
+  return std::nullopt;
 }
 
 // The circuit to prove or to set up: a PCE from a .pce file, a circom .r1cs or a built-in
@@ -120,6 +139,9 @@ int prove_zkey_cmd(const Groth16Options& o) {
   const groth16::Proof proof = backend::prove_zkey(
       zkey, w, r, s,
       {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu}, &t, &used);
+  // snarkjs's key holds no C matrix to check the witness against: the proof itself is checked.
+  require_valid(groth16::vk_from_zkey(zkey), proof, std::span(w).subspan(1, zkey.n_public),
+                "the witness does not satisfy the circuit (or the key is corrupt)");
   write_text(o.proof, groth16::write_snarkjs_proof(proof));
   if (!o.public_json.empty()) {
     write_text(o.public_json, groth16::write_snarkjs_public(std::span(w).subspan(1, zkey.n_public)));
@@ -177,6 +199,17 @@ int prove_params_cmd(const Groth16Options& o) {
   const auto t2 = Clock::now();
   const std::vector<groth16::Proof> proofs = be->prove_many(ws, r, s, &t);
   const double prove_s = since(t2);
+  for (size_t i = 0; i < proofs.size(); ++i) {
+    const auto first = std::span<const Fr>(inputs[i]).subspan(1);
+    if (must(groth16::verify(groth16::prepare(pk.vk), proofs[i], first))) continue;
+    // Only on failure: one MatVec names the constraint (the common case pays one pairing check).
+    const std::string which = (ws.size() > 1 ? "witness " + std::to_string(i) + " " : std::string("the witness "));
+    const auto row = first_unsatisfied(c.pce, inputs[i], aux[i]);
+    throw std::runtime_error(
+        "the proof does not verify, so none was written: " +
+        (row ? which + "does not satisfy constraint " + std::to_string(*row)
+             : which + "satisfies every constraint, so the key does not belong to this circuit or is corrupt"));
+  }
   if (json_out) {
     write_text(o.proof, groth16::write_snarkjs_proof(proofs[0]));
   } else {

@@ -44,9 +44,10 @@ std::vector<uint32_t> selected_partitions(const Groth16Options& o, const filecoi
   return out;
 }
 
-filecoin::C1Wrapper load_c1(const std::string& path, bool verify_paths) {
+// One strictness everywhere (prove, verify, the daemon): every Merkle path is hashed to its root.
+filecoin::C1Wrapper load_c1(const std::string& path) {
   filecoin::C1ValidateOptions vo;
-  vo.verify_merkle_paths = verify_paths;
+  vo.verify_merkle_paths = true;
   try {
     return filecoin::parse_c1_file(path, vo);
   } catch (const std::exception& e) {
@@ -83,7 +84,7 @@ int porep_prove(const Groth16Options& o) {
     throw std::invalid_argument("prove --porep needs --c1, --params and --proof");
   }
   const auto t0 = Clock::now();
-  const filecoin::C1Wrapper w = load_c1(o.c1, true);
+  const filecoin::C1Wrapper w = load_c1(o.c1);
   const filecoin::SealCommitPhase1Output& c1 = w.c1;
   const filecoin::RegisteredSealProof& proof = *c1.registered_proof;
   const filecoin::PorepCircuitShape shape = filecoin::PorepCircuitShape::of(proof);
@@ -171,7 +172,7 @@ int porep_verify(const Groth16Options& o) {
   if (o.c1.empty() || o.vk.empty() || o.proof.empty()) {
     throw std::invalid_argument("verify --porep needs --c1, --vk and --proof");
   }
-  const filecoin::C1Wrapper w = load_c1(o.c1, false);
+  const filecoin::C1Wrapper w = load_c1(o.c1);
   const filecoin::SealCommitPhase1Output& c1 = w.c1;
   const std::vector<uint32_t> parts = selected_partitions(o, *c1.registered_proof);
   const groth16::VerifyingKey vk = must(groth16::read_vk(o.vk));

@@ -13,6 +13,7 @@
 #include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
 #include "util/log.hpp"
+#include "util/quote.hpp"
 #include "util/rng.hpp"
 #include "util/thread_pool.hpp"
 
@@ -114,7 +115,7 @@ Outcome<PorepPrepared> prepare_porep(const ProofRequest& req) {
   PorepPrepared out;
   out.circuit_id = CircuitRegistry::porep_id(rp.shape.sector_size);
   if (!req.circuit_id.empty() && req.circuit_id != out.circuit_id) {
-    return O::failure(ErrorCode::InvalidArgument, "circuit_id '" + req.circuit_id + "' does not match the C1 output (" +
+    return O::failure(ErrorCode::InvalidArgument, "circuit_id " + quoted(req.circuit_id) + " does not match the C1 output (" +
                                                       out.circuit_id + "); leave it empty for PoRep requests");
   }
   out.c1 = std::make_shared<const filecoin::SealCommitPhase1Output>(std::move(w.c1));
@@ -845,11 +846,16 @@ void Engine::finalize_loop(WorkerState& w) {
     std::string proof, error;
     try {
       proof = finalize_stage(*rt, task->out, nullptr);
-      // PoRep proofs are verified before they are returned, against inputs derived from C1 alone.
-      if (job->c1) {
-        const std::string why = verify_porep_partition(*rt, *job->c1, task->index, proof);
-        if (!why.empty()) error = "proof verification failed: " + why;
+      // Every proof is verified before it is returned: PoRep's against inputs derived from C1 alone,
+      // any other against the public inputs of its own witness.
+      std::string publics;
+      if (!job->c1) {
+        std::lock_guard lock(mu_);
+        publics = job->publics[task->index];
       }
+      const std::string why = job->c1 ? verify_porep_partition(*rt, *job->c1, task->index, proof)
+                                      : verify_partition(*rt, publics, proof);
+      if (!why.empty()) error = "proof verification failed: " + why;
     } catch (const std::exception& e) {
       error = e.what();
     }

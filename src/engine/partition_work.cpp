@@ -208,14 +208,38 @@ DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime&
   throw std::runtime_error("the device stage failed twice: " + rep.failures[0] + "; then " + rep.failures[1]);
 }
 
-std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
-                                   uint32_t partition, const std::string& proof) {
+namespace {
+
+// The one check both kinds share: the proof decodes and verifies with the circuit's key.
+std::string verify_with(const CircuitRuntime& rt, std::span<const Fr> inputs, const std::string& proof) {
   auto decoded = groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()));
   if (!decoded.ok() || decoded->size() != 1) return "the proof does not decode";
-  const std::vector<Fr> inputs = filecoin::porep_verifier_inputs(c1, partition);
-  auto ok = groth16::verify(groth16::prepare(rt.srs->pk->vk), decoded->front(), inputs);
+  auto ok = groth16::verify(groth16::prepare(rt.srs->vk()), decoded->front(), inputs);
   if (!ok.ok()) return ok.error();
-  return *ok ? std::string() : "the proof does not verify against the public inputs derived from C1";
+  return *ok ? std::string() : "the proof does not verify";
+}
+
+}  // namespace
+
+std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
+                                   uint32_t partition, const std::string& proof) {
+  const std::vector<Fr> inputs = filecoin::porep_verifier_inputs(c1, partition);
+  const std::string why = verify_with(rt, inputs, proof);
+  return why.empty() ? why : why + " against the public inputs derived from C1";
+}
+
+std::string verify_partition(const CircuitRuntime& rt, const std::string& public_inputs, const std::string& proof) {
+  if (public_inputs.size() % 32 != 0) return "the public inputs are not whole 32-byte values";
+  std::vector<Fr> inputs(public_inputs.size() / 32);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto v = Fr::from_bytes_le(std::span(reinterpret_cast<const uint8_t*>(public_inputs.data()) + 32 * i, 32));
+    if (!v.ok()) return "public input " + std::to_string(i) + " is not a canonical field element";
+    inputs[i] = *v;
+  }
+  const std::string why = verify_with(rt, inputs, proof);
+  // A proof that does not verify with the witness's own public inputs means the witness does not
+  // satisfy the circuit (or the key is corrupt): no such proof is handed out.
+  return why.empty() ? why : why + " with the witness's public inputs: the witness does not satisfy the circuit";
 }
 
 std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings) {

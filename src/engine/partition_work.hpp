@@ -89,6 +89,9 @@ DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime&
 // else why not.
 std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
                                    uint32_t partition, const std::string& proof);
+// Any other circuit: checks a partition's proof against the public inputs its witness carried
+// (`public_inputs`: 32-byte little-endian values without ONE). Empty when it verifies, else why not.
+std::string verify_partition(const CircuitRuntime& rt, const std::string& public_inputs, const std::string& proof);
 // Encodes the 192-byte proof.
 std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings);
 

@@ -171,7 +171,7 @@ std::string to_json(const SealCommitPhase1Output& c1) {
   return std::move(w.out);
 }
 
-std::string to_wrapper_json(const SealCommitPhase1Output& c1, int64_t sector_num) {
+std::string to_wrapper_json(const SealCommitPhase1Output& c1, uint64_t sector_num) {
   const std::string inner = to_json(c1);
   const uint64_t size = c1.registered_proof ? c1.registered_proof->shape.sector_size : 0;
   return "{\"SectorNum\":" + std::to_string(sector_num) + ",\"Phase1Out\":\"" +

@@ -72,10 +72,11 @@ struct SealCommitPhase1Output {
   Bytes32 ticket{};
 };
 
-// {"SectorNum": i64, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize": u64} (curio
+// {"SectorNum": u64, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize": u64} (curio
 // lib/ffi/cuzk_funcs.go), what the seed's client sends as a PoRep C2 request's vanilla_proof.
+// SectorNum is an abi.SectorNumber (unsigned; Go writes it from an int64, so at most 2^63 - 1).
 struct C1Wrapper {
-  int64_t sector_num = 0;
+  uint64_t sector_num = 0;
   uint64_t sector_size = 0;
   SealCommitPhase1Output c1;
 };
@@ -108,6 +109,6 @@ void validate_c1_output(const SealCommitPhase1Output& c1, const C1ValidateOption
 // serde_json's compact form of the C1 output, and the wrapper around it (round trips with the
 // parsers; used by tests and tools that produce inputs).
 std::string to_json(const SealCommitPhase1Output& c1);
-std::string to_wrapper_json(const SealCommitPhase1Output& c1, int64_t sector_num);
+std::string to_wrapper_json(const SealCommitPhase1Output& c1, uint64_t sector_num);
 
 }  // namespace cuzk::filecoin

@@ -12,6 +12,7 @@
 #include "filecoin/base64.hpp"
 #include "filecoin/c1_error.hpp"
 #include "filecoin/c1_output.hpp"
+#include "util/quote.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -43,7 +44,7 @@ void for_fields(od::object obj, const JsonPath& p, std::initializer_list<const c
       if (key == "_h") continue;  // PhantomData, serialized as null; its value is skipped
       std::string known;
       for (const char* k : keys) known += std::string(known.empty() ? "" : ", ") + k;
-      p.fail("unknown field \"" + std::string(key) + "\" (expected " + known + ")");
+      p.fail("unknown field " + quoted(key) + " (expected " + known + ")");
     }
     const char* k = keys.begin()[i];
     if (seen & (1u << i)) p.fail("duplicate field \"" + std::string(k) + "\"");
@@ -87,12 +88,6 @@ uint64_t get_u64(od::value& v, const JsonPath& p, uint64_t max = std::numeric_li
   uint64_t x;
   if (auto e = v.get_uint64().get(x)) p.fail("expected an unsigned integer (" + describe(e) + ")");
   if (x > max) p.fail(std::to_string(x) + " is out of range (max " + std::to_string(max) + ")");
-  return x;
-}
-
-int64_t get_i64(od::value& v, const JsonPath& p) {
-  int64_t x;
-  if (auto e = v.get_int64().get(x)) p.fail("expected an integer (" + describe(e) + ")");
   return x;
 }
 
@@ -281,7 +276,7 @@ void get_vanilla_proofs(od::value& v, const JsonPath& p, std::string& variant,
     if (auto e = std::move(res).get(field)) p.fail("malformed object (" + describe(e) + ")");
     std::string_view key;
     if (auto e = field.unescaped_key().get(key)) p.fail("malformed field name (" + describe(e) + ")");
-    if (++n > 1) p.fail("expected exactly one VanillaSealProof variant, got a second one \"" + std::string(key) + "\"");
+    if (++n > 1) p.fail("expected exactly one VanillaSealProof variant, got a second one " + quoted(key));
     variant = std::string(key);
     // The path names the variant; it must outlive the JsonPath that points at it.
     const JsonPath vp = p.field(variant.c_str());
@@ -354,7 +349,7 @@ SealCommitPhase1Output parse_c1_padded(const simdjson::padded_string_view& json,
   if (variant != expected) {
     JsonPath()
         .field("vanilla_proofs")
-        .fail("variant \"" + variant + "\" does not match registered_proof " + std::string(c1.registered_proof->name) +
+        .fail("variant " + quoted(variant) + " does not match registered_proof " + std::string(c1.registered_proof->name) +
               " (expected \"" + std::string(expected) + "\")");
   }
   validate_c1_output(c1, options);
@@ -375,7 +370,7 @@ C1Wrapper parse_wrapper_padded(const simdjson::padded_string_view& json, const C
   for_fields(root_object(doc), root, {"SectorNum", "Phase1Out", "SectorSize"},
              [&](size_t i, od::value& v, const JsonPath& p) {
                if (i == 0) {
-                 w.sector_num = get_i64(v, p);
+                 w.sector_num = get_u64(v, p, std::numeric_limits<int64_t>::max());
                } else if (i == 1) {
                  const std::string_view b64 = get_string(v, p);
                  try {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gadgets/sha256_native.hpp"
+#include "util/quote.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -137,8 +138,7 @@ const RegisteredSealProof& registered_seal_proof(std::string_view name) {
   for (const auto& p : kProofs) {
     if (p.name == name) return p;
   }
-  throw std::invalid_argument("unknown registered seal proof \"" + std::string(name) + "\" (known: " + known_names() +
-                              ")");
+  throw std::invalid_argument("unknown registered seal proof " + quoted(name) + " (known: " + known_names() + ")");
 }
 
 const RegisteredSealProof& registered_seal_proof(uint64_t id) {
@@ -151,8 +151,8 @@ const RegisteredSealProof& registered_seal_proof(uint64_t id) {
 
 uint64_t parse_sector_size(std::string_view text) {
   auto fail = [&] {
-    return std::invalid_argument("sector size '" + std::string(text) +
-                                 "': expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or the size in bytes)");
+    return std::invalid_argument("sector size " + quoted(text) +
+                                 ": expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or the size in bytes)");
   };
   size_t digits = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;

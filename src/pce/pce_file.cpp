@@ -334,6 +334,21 @@ std::string check_section_table(const HeaderBytes& b, PceFileHeader& h) {
       prev_name = name;
     }
   }
+  // Beyond that, the layout must be the one the writer makes (each section at the next multiple of
+  // 4096 after the previous one, the commit marker right after the last): then the only bytes no
+  // checksum covers are the padding before each 4096 boundary, which load() requires to be zero.
+  uint64_t cursor = kPceHeaderBytes;
+  for (size_t i = 0; i < kNumSections; ++i) {
+    const SectionEntry& s = h.sections[i];
+    if (s.offset != cursor)
+      return std::string("section table: ") + section_name(static_cast<Section>(i + 1)) + ": offset " +
+             std::to_string(s.offset) + ", expected " + std::to_string(cursor) +
+             " (sections lie in order, each at the next multiple of 4096)";
+    cursor = align_up(cursor + s.length, kPceAlignment);
+  }
+  if (cursor != data_end)
+    return "section table: the commit marker is at " + std::to_string(data_end) + ", expected " +
+           std::to_string(cursor) + " (right after the last section)";
   std::array<uint64_t, kNumSections> sums;
   for (size_t i = 0; i < kNumSections; ++i) sums[i] = h.sections[i].checksum;
   const uint64_t sh = structural_hash(h.info, sums);
@@ -405,6 +420,25 @@ Result<PceFileHeader> read_header(int fd, const std::string& path, const std::st
   return h;
 }
 
+// The padding after each section up to the next 4096 boundary (at most 4095 bytes each; the layout
+// was checked by check_section_table) must be zero: no checksum covers it.
+std::string check_padding(int fd, const PceFileHeader& h, const std::string& path) {
+  std::array<std::byte, kPceAlignment> pad{};
+  for (size_t i = 0; i < kNumSections; ++i) {
+    const uint64_t end = h.sections[i].offset + h.sections[i].length;
+    const uint64_t n = align_up(end, kPceAlignment) - end;
+    if (n == 0) continue;
+    if (pread_full(fd, std::span(pad.data(), n), end, path) != n)
+      return "truncated while reading the padding (was the file changed?)";
+    for (uint64_t k = 0; k < n; ++k) {
+      if (pad[k] != std::byte{0})
+        return "non-zero byte in the padding after section " + std::string(section_name(static_cast<Section>(i + 1))) +
+               " at offset " + std::to_string(end + k) + ": the file is corrupt; re-extract it";
+    }
+  }
+  return "";
+}
+
 struct MappedStorage final : PceStorage {
   explicit MappedStorage(MappedFile m) : map(std::move(m)) {}
   MappedFile map;
@@ -460,6 +494,9 @@ Result<LoadedPce> load(const std::string& path, const LoadOptions& opt) {
                               " checksum mismatch (stored " + hex(h.sections[i].checksum) + ", computed " +
                               hex(sums[i]) + "): the file is corrupt; re-extract it");
     }
+  }
+  if (opt.verify_checksums) {
+    if (std::string e = check_padding(fd.get(), h, path); !e.empty()) return fail(path, e);
   }
   out.checksums_verified = opt.verify_checksums;
 

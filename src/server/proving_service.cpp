@@ -41,6 +41,8 @@ grpc::Status invalid(std::string message) {
   return {grpc::StatusCode::INVALID_ARGUMENT, std::move(message)};
 }
 
+constexpr size_t kMaxStatusMessageBytes = 2048;
+
 // Records one request in the metrics (and the debug log) however the handler leaves.
 class RpcScope {
  public:
@@ -63,9 +65,18 @@ class RpcScope {
   RpcScope(const RpcScope&) = delete;
   RpcScope& operator=(const RpcScope&) = delete;
 
+  // A status message travels in an HTTP/2 trailer, which a client refuses past its metadata limit
+  // (8 KiB by default; the call then ends in UNKNOWN "Stream removed"): whatever produced a long
+  // message, it is cut here.
   grpc::Status finish(grpc::Status status) {
     code_ = status.error_code();
-    if (!status.ok()) message_ = status.error_message();
+    if (!status.ok()) {
+      message_ = status.error_message();
+      if (message_.size() > kMaxStatusMessageBytes) {
+        message_ = message_.substr(0, kMaxStatusMessageBytes) + "... (" + std::to_string(message_.size()) + " bytes)";
+        status = grpc::Status(code_, message_);
+      }
+    }
     return status;
   }
 
