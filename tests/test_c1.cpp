@@ -605,8 +605,7 @@ TEST(C1Parse, WrapperErrors) {
                       "SectorNum: expected an unsigned integer (");
   expect_error_prefix(parse(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":-1")),
                       "SectorNum: expected an unsigned integer (");
-  expect_error_prefix(parse(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":9223372036854775808")),
-                      "SectorNum: ");
+  expect_error_prefix(parse(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":9223372036854775808")), "SectorNum: ");
   EXPECT_EQ(parse_c1_wrapper(replace_once(w, "\"SectorNum\":9", "\"SectorNum\":9223372036854775807")).sector_num,
             9223372036854775807u);
   // Errors inside the decoded document are reported under Phase1Out/.

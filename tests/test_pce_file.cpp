@@ -580,8 +580,7 @@ TEST_F(PceFile, PaddingAndGapsAreChecked) {
   c[end] = std::byte{1};
   expect_rejected(c,
                   "non-zero byte in the padding after section " +
-                      std::string(section_name(static_cast<Section>(padded + 1))) + " at offset " +
-                      std::to_string(end),
+                      std::string(section_name(static_cast<Section>(padded + 1))) + " at offset " + std::to_string(end),
                   false);
   // A 4096-byte gap of zeros before the commit marker, every checksum and size resealed.
   Bytes gap(b.begin(), b.end() - 64);

@@ -113,7 +113,7 @@ Result<CircuitDef> CircuitRegistry::find(const std::string& id) const {
   }
   std::string known;
   for (const auto& [k, v] : defs_) known += (known.empty() ? "" : ", ") + k;
-  return make_error("unknown circuit id " + quoted(id) + (known.empty() ? "" : "; configured: " + known) +
+  return make_error("unknown circuit id " + short_quote(id) + (known.empty() ? "" : "; configured: " + known) +
                     (builtins_ ? "; or a built-in circuit:\n" + circuits::builtin_help() : ""));
 }
 

@@ -115,8 +115,9 @@ Outcome<PorepPrepared> prepare_porep(const ProofRequest& req) {
   PorepPrepared out;
   out.circuit_id = CircuitRegistry::porep_id(rp.shape.sector_size);
   if (!req.circuit_id.empty() && req.circuit_id != out.circuit_id) {
-    return O::failure(ErrorCode::InvalidArgument, "circuit_id " + quoted(req.circuit_id) + " does not match the C1 output (" +
-                                                      out.circuit_id + "); leave it empty for PoRep requests");
+    return O::failure(ErrorCode::InvalidArgument, "circuit_id " + short_quote(req.circuit_id) +
+                                                      " does not match the C1 output (" + out.circuit_id +
+                                                      "); leave it empty for PoRep requests");
   }
   out.c1 = std::make_shared<const filecoin::SealCommitPhase1Output>(std::move(w.c1));
   for (uint32_t k = 0; k < rp.partitions; ++k) {
@@ -853,8 +854,8 @@ void Engine::finalize_loop(WorkerState& w) {
         std::lock_guard lock(mu_);
         publics = job->publics[task->index];
       }
-      const std::string why = job->c1 ? verify_porep_partition(*rt, *job->c1, task->index, proof)
-                                      : verify_partition(*rt, publics, proof);
+      const std::string why =
+          job->c1 ? verify_porep_partition(*rt, *job->c1, task->index, proof) : verify_partition(*rt, publics, proof);
       if (!why.empty()) error = "proof verification failed: " + why;
     } catch (const std::exception& e) {
       error = e.what();

@@ -44,7 +44,7 @@ void for_fields(od::object obj, const JsonPath& p, std::initializer_list<const c
       if (key == "_h") continue;  // PhantomData, serialized as null; its value is skipped
       std::string known;
       for (const char* k : keys) known += std::string(known.empty() ? "" : ", ") + k;
-      p.fail("unknown field " + quoted(key) + " (expected " + known + ")");
+      p.fail("unknown field " + short_quote(key) + " (expected " + known + ")");
     }
     const char* k = keys.begin()[i];
     if (seen & (1u << i)) p.fail("duplicate field \"" + std::string(k) + "\"");
@@ -276,7 +276,7 @@ void get_vanilla_proofs(od::value& v, const JsonPath& p, std::string& variant,
     if (auto e = std::move(res).get(field)) p.fail("malformed object (" + describe(e) + ")");
     std::string_view key;
     if (auto e = field.unescaped_key().get(key)) p.fail("malformed field name (" + describe(e) + ")");
-    if (++n > 1) p.fail("expected exactly one VanillaSealProof variant, got a second one " + quoted(key));
+    if (++n > 1) p.fail("expected exactly one VanillaSealProof variant, got a second one " + short_quote(key));
     variant = std::string(key);
     // The path names the variant; it must outlive the JsonPath that points at it.
     const JsonPath vp = p.field(variant.c_str());
@@ -349,8 +349,8 @@ SealCommitPhase1Output parse_c1_padded(const simdjson::padded_string_view& json,
   if (variant != expected) {
     JsonPath()
         .field("vanilla_proofs")
-        .fail("variant " + quoted(variant) + " does not match registered_proof " + std::string(c1.registered_proof->name) +
-              " (expected \"" + std::string(expected) + "\")");
+        .fail("variant " + short_quote(variant) + " does not match registered_proof " +
+              std::string(c1.registered_proof->name) + " (expected \"" + std::string(expected) + "\")");
   }
   validate_c1_output(c1, options);
   return c1;

@@ -138,7 +138,7 @@ const RegisteredSealProof& registered_seal_proof(std::string_view name) {
   for (const auto& p : kProofs) {
     if (p.name == name) return p;
   }
-  throw std::invalid_argument("unknown registered seal proof " + quoted(name) + " (known: " + known_names() + ")");
+  throw std::invalid_argument("unknown registered seal proof " + short_quote(name) + " (known: " + known_names() + ")");
 }
 
 const RegisteredSealProof& registered_seal_proof(uint64_t id) {
@@ -151,7 +151,7 @@ const RegisteredSealProof& registered_seal_proof(uint64_t id) {
 
 uint64_t parse_sector_size(std::string_view text) {
   auto fail = [&] {
-    return std::invalid_argument("sector size " + quoted(text) +
+    return std::invalid_argument("sector size " + short_quote(text) +
                                  ": expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or the size in bytes)");
   };
   size_t digits = 0;

@@ -75,8 +75,8 @@ F decimal(const Ctx& ctx, const json& j, const std::string& path) {
   const auto& s = j.get_ref<const std::string&>();
   if (s.empty()) ctx.fail(path, "empty decimal string");
   for (char c : s)
-    if (c < '0' || c > '9') ctx.fail(path, quoted(s) + " is not a decimal number (digits only, no sign)");
-  if (s.size() > 1 && s[0] == '0') ctx.fail(path, quoted(s) + " is not canonical (leading zero)");
+    if (c < '0' || c > '9') ctx.fail(path, short_quote(s) + " is not a decimal number (digits only, no sign)");
+  if (s.size() > 1 && s[0] == '0') ctx.fail(path, short_quote(s) + " is not canonical (leading zero)");
   auto v = F::from_decimal(s);
   if (!v) ctx.fail(path, v.error());
   return *v;
@@ -139,7 +139,7 @@ void expect_string(const Ctx& ctx, const json& obj, const char* key, const char*
   const json& v = member(ctx, obj, "", key);
   if (!v.is_string()) ctx.fail(key, std::string("expected a string, got ") + type_name(v));
   const auto& s = v.get_ref<const std::string&>();
-  if (s != want) ctx.fail(key, quoted(s) + " is not supported (expected \"" + want + "\"" + what + ")");
+  if (s != want) ctx.fail(key, short_quote(s) + " is not supported (expected \"" + want + "\"" + what + ")");
 }
 
 void expect_header(const Ctx& ctx, const json& j) {

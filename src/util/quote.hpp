@@ -7,7 +7,7 @@
 
 namespace cuzk {
 
-inline std::string quoted(std::string_view text, size_t max_chars = 128) {
+inline std::string short_quote(std::string_view text, size_t max_chars = 128) {
   std::string out = "\"";
   for (char c : text.substr(0, max_chars)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
   out += '"';
