@@ -7,7 +7,8 @@ Checks: Prove and GetStatus from Python; proofs of a built-in circuit (3 partiti
 .r1cs circuit and a snarkjs .zkey circuit, each verified by `cuzk verify`; idempotent resubmit;
 cancel of queued and running jobs; a CRITICAL job overtaking queued NORMAL work; AwaitProof's
 timeout; bad requests (unknown kind, empty / garbage / wrong-size witness, oversized message,
-unknown circuit) answered with INVALID_ARGUMENT while the daemon keeps serving; the unix
+unknown circuit) answered with INVALID_ARGUMENT while the daemon keeps serving; 100 MiB hostile
+vanilla_proofs from three clients refused fast while a fourth proves, memory back after; the unix
 socket's 0600 mode; metrics; and a SIGTERM drain that finishes in-flight work and exits 0.
 """
 
@@ -87,13 +88,61 @@ def verify_with_cli(cuzk, tmp, client, circuit, result, name):
     check(run.returncode == 0, f"{name}: cuzk verify accepts {len(publics)} proof(s) ({run.stdout.strip()[:80]})")
 
 
+def rss_bytes(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def hostile_requests(addr, pb, pid):
+    """Three clients send 100 MiB vanilla_proofs (one huge JSON string) at once while a fourth keeps
+    proving: each is refused fast with a short INVALID_ARGUMENT, the honest proofs complete, and the
+    daemon's memory comes back."""
+    rss0 = rss_bytes(pid)
+    big = b'{"registered_proof": "' + b"S" * (100 << 20) + b'"}'
+    refused, honest = [], []
+
+    def hostile():
+        with dc.Client(addr) as hc:
+            req = pb.SubmitProofRequest(proof_kind=pb.ProofKind.Value("POREP_SEAL_COMMIT"), vanilla_proof=big)
+            t0 = time.time()
+            try:
+                hc.call("SubmitProof", req, pb.SubmitProofResponse, timeout=120)
+                refused.append(("OK", "", time.time() - t0))
+            except dc.RpcFailed as e:
+                refused.append((e.code, e.details, time.time() - t0))
+
+    def honest_client():
+        with dc.Client(addr) as hc:
+            for k in range(3):
+                honest.append(hc.prove("chain:2^10", partition_inputs=[f"h{k}".encode()], timeout=120)["status"])
+
+    threads = [threading.Thread(target=hostile) for _ in range(3)] + [threading.Thread(target=honest_client)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    secs = [round(t, 3) for _, _, t in refused]
+    check(len(refused) == 3 and all(code == "INVALID_ARGUMENT" and "(104857600 bytes)" in d and len(d) < 2048
+                                    for code, d, _ in refused),
+          f"100 MiB hostile vanilla_proofs x3: {[(code, d[:80]) for code, d, _ in refused]}")
+    # Each includes the client sending 100 MiB; the daemon's own parse is ~0.2 s (test_engine).
+    check(max(secs, default=99) < 20, f"hostile requests answered in {secs} s")
+    check(honest == ["COMPLETED"] * 3, f"honest proofs during the hostile requests: {honest}")
+    time.sleep(0.5)
+    grown = rss_bytes(pid) - rss0
+    check(grown < 256 << 20, f"daemon RSS after the hostile requests: {grown >> 20:+d} MiB")
+
+
 def main():
     daemon, cuzk, src = sys.argv[1:4]
     tmp = tempfile.mkdtemp(prefix="cuzk-e2e-")
     config = f"""
 [daemon]
 data_dir = "{tmp}/data"
-max_message_bytes = "4MiB"
+max_message_bytes = "160MiB"
 [memory]
 total_budget = "4GiB"
 eviction_min_idle = "0s"
@@ -185,12 +234,13 @@ zkey = "{src}/tests/zkey/mul3.zkey"
                     "needs", "wrong-size witness")
         expect_code(lambda: c.submit("no-such-circuit", partition_inputs=[b"x"]), "INVALID_ARGUMENT",
                     "unknown circuit id", "unknown circuit id")
-        expect_code(lambda: c.submit("mix", witnesses=[b"\0" * (5 << 20)]), "INVALID_ARGUMENT", "max_message_bytes",
+        expect_code(lambda: c.submit("mix", witnesses=[b"\0" * (161 << 20)]), "INVALID_ARGUMENT", "max_message_bytes",
                     "oversized message")
         expect_code(lambda: c.prove("chain:2^10", partition_inputs=[b"x" * 65]), "INVALID_ARGUMENT", "at most 64",
                     "oversized partition input")
         check(c.prove("chain:2^10", partition_inputs=[b"after"])["status"] == "COMPLETED",
               "the daemon still proves after bad requests")
+        hostile_requests(addr, pb, proc.pid)
 
         text = c.metrics()
         check("cuzk_proofs_completed_total" in text and "cuzk_stage_seconds_bucket" in text, "GetMetrics text")

@@ -94,7 +94,7 @@ Result<CircuitDef> CircuitRegistry::find(const std::string& id) const {
     try {
       size = filecoin::parse_sector_size(id.substr(6));
     } catch (const std::exception& e) {
-      return make_error("circuit id '" + id + "': " + e.what());
+      return make_error("circuit id " + short_quote(id) + ": " + e.what());
     }
     CircuitDef d = porep_def(size);
     if (d.test_setup && !builtins_) {
