@@ -84,7 +84,7 @@ mkdir -p "$tmp/data/params"
 cp "$tmp/p.params" "$tmp/data/params/porep_2KiB.params"
 cp "$tmp/p.vk" "$tmp/data/params/porep_2KiB.vk"
 run 0 "$tmp/bench.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
-  single --c1 "$tmp/c1-other.json" --proof-out "$tmp/daemon-proof.bin"
+  single --c1 "$tmp/c1-other.json" --miner-id 1000 --proof-out "$tmp/daemon-proof.bin"
 grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
 run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
   --proof "$tmp/daemon-proof.bin"
@@ -94,6 +94,13 @@ run 2 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tm
   single --c1 "$tmp/c1-flipped.json" --no-verify
 grep -q "comm_d" "$tmp/bench-flipped.log" ||
   { echo "FAIL: cuzk-bench did not name the bad field:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
+
+# The wrapped C1 sent as another miner's sector (as Curio sends miner_id with the wrapper's
+# SectorNum): the daemon refuses it, its replica_id is not that sector's.
+"$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 single --c1 "$tmp/c1-other.json" \
+  --miner-id 1001 --no-verify >"$tmp/bench-miner.log" 2>&1 && { echo "FAIL: another miner's sector was proven"; fail=1; }
+grep -q "replica_id is not that of miner f01001" "$tmp/bench-miner.log" ||
+  { echo "FAIL: the daemon did not refuse another miner's sector:"; tail -5 "$tmp/bench-miner.log"; fail=1; }
 
 # batch --c1: two PoRep proofs in flight at once, each verified by cuzk-bench (inputs re-derived).
 batch_out=$("$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \

@@ -14,6 +14,7 @@
 #include "backend/prover_backend.hpp"
 #include "engine/engine.hpp"
 #include "filecoin/c1_output.hpp"
+#include "filecoin/replica_id.hpp"
 #include "filecoin/seal.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
@@ -232,6 +233,7 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
     const auto& proof = cuzk::filecoin::registered_seal_proof("StackedDrg2KiBV1_1");
     cuzk::filecoin::SealParams sp;
     sp.sector_id = 1;
+    sp.prover_id = cuzk::filecoin::prover_id_from_actor_id(1000);
     sp.ticket.fill(1);
     sp.seed.fill(2);
     cuzk::filecoin::SealCommitPhase1Output c1 =
@@ -244,6 +246,20 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
     r.sector_size = 4096;
     expect_invalid(r, "sector_size 4096 does not match");
     r.sector_size = 0;
+    // sector_number and miner_id, as Curio sends them, against the wrapper and C1's replica_id.
+    r.miner_id = 1001;
+    expect_invalid(r, "the C1 output's replica_id is not that of miner f01001's sector 1");
+    r.miner_id = 1000;
+    r.sector_number = 2;
+    expect_invalid(r, "sector_number 2 does not match the wrapper's SectorNum 1");
+    r.sector_number = 0;
+    r.vanilla_proof = cuzk::filecoin::to_wrapper_json(c1, 5);
+    expect_invalid(r, "is not that of miner f01000's sector 5");
+    r.vanilla_proof = cuzk::filecoin::to_json(c1);
+    r.sector_number = 3;
+    expect_invalid(r, "is not that of miner f01000's sector 3");
+    r.sector_number = 0;
+    r.miner_id = 0;
   }
   r.vanilla_proof = {};
   r.kind = ProofKind::SnapDealsUpdate;

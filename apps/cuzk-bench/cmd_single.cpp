@@ -71,6 +71,7 @@ Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* po
 int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, nlohmann::json& json) {
   std::optional<PorepC1> porep;
   if (!load_porep_option(o.c1, porep)) return 2;
+  if (porep) porep->miner_id = o.miner_id;
   const std::string circuit = porep ? porep->circuit_id : o.circuit;
   std::string request_id;
   auto req = build_request(o, porep ? &*porep : nullptr, request_id);

@@ -27,7 +27,8 @@ struct GlobalOptions {
 
 struct SingleOptions {
   std::string circuit;
-  std::string c1;  // PoRep C2: the C1 file (the circuit follows from it)
+  std::string c1;         // PoRep C2: the C1 file (the circuit follows from it)
+  uint64_t miner_id = 0;  // PoRep C2: sent with the wrapper's SectorNum; 0 = not sent
   std::optional<uint32_t> partitions;
   std::vector<std::string> inputs;  // hex, one per partition
   std::optional<uint64_t> seed;
@@ -43,7 +44,8 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
 
 struct BatchOptions {
   std::string circuit;
-  std::string c1;  // PoRep C2: every proof of the batch is this C1's
+  std::string c1;         // PoRep C2: every proof of the batch is this C1's
+  uint64_t miner_id = 0;  // PoRep C2: sent with the wrapper's SectorNum; 0 = not sent
   uint64_t count = 10;
   unsigned concurrency = 1;
   uint32_t partitions = 1;

@@ -64,6 +64,10 @@ int main(int argc, char** argv) {
                              "against inputs derived from it")
                    ->check(CLI::ExistingFile);
   s_circuit->excludes(s_c1);
+  s->add_option("--miner-id", single.miner_id,
+                "PoRep C2: the miner actor id f0N to send (with a wrapped C1's SectorNum); the daemon refuses a C1 "
+                "whose replica_id is not that sector's")
+      ->needs(s_c1);
   s->add_option("--type", single_type, "generic (default) or porep (needs --c1)")
       ->check(CLI::IsMember({"generic", "porep"}));
   auto* s_parts = s->add_option("--partitions", single.partitions, "Partitions (default 1, or one per --input/--wtns)")
@@ -90,6 +94,8 @@ int main(int argc, char** argv) {
   auto* b_circuit = b->add_option("--circuit", batch.circuit, "Circuit id (e.g. chain:2^18)");
   auto* b_c1 = b->add_option("--c1", batch.c1, "PoRep C2: prove this C1 output COUNT times")->check(CLI::ExistingFile);
   b_circuit->excludes(b_c1);
+  b->add_option("--miner-id", batch.miner_id, "PoRep C2: the miner actor id f0N to send (see single --miner-id)")
+      ->needs(b_c1);
   b->add_option("--type", batch_type, "generic (default) or porep (needs --c1)")
       ->check(CLI::IsMember({"generic", "porep"}));
   b->add_option("-c,--count", batch.count, "Proofs to measure (default 10)")

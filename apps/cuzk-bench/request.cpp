@@ -122,6 +122,7 @@ Result<PorepC1> load_porep_c1(const std::string& path) {
     out.circuit_id = "porep:" + filecoin::sector_size_name(rp.shape.sector_size);
     out.sector_size = rp.shape.sector_size;
     out.partitions = rp.partitions;
+    if (w.wrapped) out.sector_number = w.sector_num;
     for (uint32_t k = 0; k < rp.partitions; ++k) {
       const std::vector<filecoin::Fr> in = filecoin::porep_verifier_inputs(w.c1, k);
       std::string packed(in.size() * 32, '\0');
@@ -152,6 +153,9 @@ void set_porep_request(v1::SubmitProofRequest& s, const PorepC1& c1) {
   s.set_proof_kind(v1::POREP_SEAL_COMMIT);
   s.set_sector_size(c1.sector_size);
   s.set_vanilla_proof(c1.vanilla_proof);
+  // As Curio sends them: the daemon checks them against the wrapper and C1's replica id.
+  if (c1.sector_number) s.set_sector_number(*c1.sector_number);
+  s.set_miner_id(c1.miner_id);
 }
 
 }  // namespace cuzk::bench

@@ -43,6 +43,8 @@ struct PorepC1 {
   uint64_t sector_size = 0;
   uint32_t partitions = 0;
   std::vector<std::string> public_inputs;
+  std::optional<uint64_t> sector_number;  // the wrapper's SectorNum (a raw C1 has none)
+  uint64_t miner_id = 0;                  // --miner-id; 0: not sent
 };
 // Parses and validates the file locally (errors name the file and the JSON field).
 Result<PorepC1> load_porep_c1(const std::string& path);

@@ -8,6 +8,7 @@
 #include "engine/partition_work.hpp"
 #include "engine/process_stats.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/replica_id.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/circom_wtns.hpp"
@@ -90,6 +91,26 @@ struct PorepPrepared {
   std::vector<PartitionPayload> payloads;
 };
 
+// The request's sector_number and miner_id (when given) against the wrapper's SectorNum and the C1
+// output they claim to be: the replica id binds prover id, sector number, ticket, comm_d and the
+// PoRep id, so a C1 of another sector (or a wrapper with another SectorNum) is refused here.
+std::string check_sector_identity(const ProofRequest& req, const filecoin::C1Wrapper& w) {
+  if (w.wrapped && req.sector_number != 0 && req.sector_number != w.sector_num) {
+    return "sector_number " + std::to_string(req.sector_number) + " does not match the wrapper's SectorNum " +
+           std::to_string(w.sector_num);
+  }
+  const uint64_t sector = req.sector_number != 0 ? req.sector_number : w.wrapped ? w.sector_num : 0;
+  if (req.miner_id == 0 || (sector == 0 && !w.wrapped)) return "";
+  const filecoin::Bytes32 id =
+      filecoin::replica_id(filecoin::prover_id_from_actor_id(req.miner_id), sector, w.c1.ticket, w.c1.comm_d,
+                           filecoin::porep_id(*w.c1.registered_proof));
+  if (id != w.c1.replica_id) {
+    return "the C1 output's replica_id is not that of miner f0" + std::to_string(req.miner_id) + "'s sector " +
+           std::to_string(sector) + " (with its ticket and comm_d): the C1 output is another sector's";
+  }
+  return "";
+}
+
 Outcome<PorepPrepared> prepare_porep(const ProofRequest& req) {
   using O = Outcome<PorepPrepared>;
   if (req.vanilla_proof.empty()) {
@@ -112,6 +133,7 @@ Outcome<PorepPrepared> prepare_porep(const ProofRequest& req) {
                                                       std::string(rp.name) + " (" +
                                                       std::to_string(rp.shape.sector_size) + " bytes)");
   }
+  if (std::string why = check_sector_identity(req, w); !why.empty()) return O::failure(ErrorCode::InvalidArgument, why);
   PorepPrepared out;
   out.circuit_id = CircuitRegistry::porep_id(rp.shape.sector_size);
   if (!req.circuit_id.empty() && req.circuit_id != out.circuit_id) {

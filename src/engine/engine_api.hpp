@@ -56,6 +56,8 @@ struct ProofRequest {
   std::vector<std::string> partition_inputs;  // built-in circuits: one input per partition
   uint64_t sector_size = 0;                   // seed fields, kept for the Filecoin kinds
   uint64_t registered_proof = 0;
+  uint64_t sector_number = 0;  // PoRep: 0 = not given; else checked against the wrapper and C1
+  uint64_t miner_id = 0;       // PoRep: 0 = not given; with a sector number, C1's replica_id is checked
   std::string vanilla_proof;
   std::vector<std::string> vanilla_proofs;
 };

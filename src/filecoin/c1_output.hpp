@@ -76,6 +76,7 @@ struct SealCommitPhase1Output {
 // lib/ffi/cuzk_funcs.go), what the seed's client sends as a PoRep C2 request's vanilla_proof.
 // SectorNum is an abi.SectorNumber (unsigned; Go writes it from an int64, so at most 2^63 - 1).
 struct C1Wrapper {
+  bool wrapped = false;  // false: a raw C1 document (no SectorNum)
   uint64_t sector_num = 0;
   uint64_t sector_size = 0;
   SealCommitPhase1Output c1;

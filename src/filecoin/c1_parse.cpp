@@ -365,6 +365,7 @@ C1Wrapper parse_wrapper_padded(const simdjson::padded_string_view& json, const C
   od::parser parser;
   od::document doc = iterate(parser, json);
   C1Wrapper w;
+  w.wrapped = true;
   std::vector<uint8_t> inner;
   const JsonPath root;
   for_fields(root_object(doc), root, {"SectorNum", "Phase1Out", "SectorSize"},

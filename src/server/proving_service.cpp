@@ -111,6 +111,8 @@ engine::ProofRequest to_engine_request(v1::SubmitProofRequest& in) {
   out.circuit_id = std::move(*in.mutable_circuit_id());
   out.sector_size = in.sector_size();
   out.registered_proof = in.registered_proof();
+  out.sector_number = in.sector_number();
+  out.miner_id = in.miner_id();
   out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
   const auto move_all = [](auto* repeated, std::vector<std::string>& dst) {
     dst.reserve(static_cast<size_t>(repeated->size()));
