@@ -122,5 +122,26 @@ expect_rc 1 "$cuzk" prove --params "$tmp/mix.params" --r1cs "$c/mix.r1cs" --wtns
 grep -q "does not satisfy constraint [0-9]" "$tmp/out.log" || bad "prove --params on a bad witness: $(cat "$tmp/out.log")"
 [ -e "$tmp/bad.bin" ] && bad "prove --params wrote a proof for a witness that does not satisfy the circuit"
 
+# A key whose coefficients were altered (one A/B coefficient of the zkey's section 4, a valid field
+# element still): the proof does not verify, so none is written.
+python3 - "$z/mix.zkey" "$tmp/altered.zkey" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+pos = 12  # "zkey", version, section count
+while pos < len(b):
+    sid, size = struct.unpack_from("<IQ", b, pos)
+    if sid == 4:
+        b[pos + 12 + 4 + 12] ^= 1  # first coefficient's value, lowest byte (after nCoefs, matrix, constraint, signal)
+        break
+    pos += 12 + size
+else:
+    sys.exit("no coefficient section")
+open(sys.argv[2], "wb").write(b)
+PY
+rm -f "$tmp/altered.proof.json"
+expect_rc 1 "$cuzk" prove --zkey "$tmp/altered.zkey" --wtns "$c/mix.wtns" --proof "$tmp/altered.proof.json"
+grep -q "does not verify" "$tmp/out.log" || bad "prove --zkey with an altered key: $(cat "$tmp/out.log")"
+[ -e "$tmp/altered.proof.json" ] && bad "prove --zkey wrote a proof with an altered key"
+
 [ "$fail" -eq 0 ] && echo "groth16 cli tests passed"
 exit "$fail"
