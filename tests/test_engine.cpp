@@ -72,6 +72,16 @@ void add_zkey_circuit(Config& cfg, const std::string& id, const std::string& nam
   ASSERT_TRUE(cfg.finalize().ok());
 }
 
+// Registers tests/circom/<name>.r1cs as circuit `id` with test-only keys (the config is finalized again).
+void add_r1cs_circuit(Config& cfg, const std::string& id, const std::string& name) {
+  CircuitSection c;
+  c.id = id;
+  c.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/" + name + ".r1cs";
+  c.test_setup = true;
+  cfg.circuits.push_back(c);
+  ASSERT_TRUE(cfg.finalize().ok());
+}
+
 // `count` copies of tests/circom/<name>.wtns for circuit `id`.
 ProofRequest wtns_request(const std::string& id, const std::string& name, size_t count) {
   ProofRequest w;
@@ -190,12 +200,7 @@ TEST(Engine, RequestIdIsAnIdempotencyKey) {
 TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   TempDir dir;
   Config cfg = test_config(dir.str());
-  CircuitSection mix;
-  mix.id = "mix";
-  mix.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.r1cs";
-  mix.test_setup = true;
-  cfg.circuits.push_back(mix);
-  ASSERT_TRUE(cfg.finalize().ok());
+  add_r1cs_circuit(cfg, "mix", "mix");
   Engine engine(cfg);
   engine.start();
   auto expect_invalid = [&](ProofRequest r, const std::string& needle) {
@@ -306,11 +311,7 @@ TEST(Engine, ProvesFromAZkey) {
 TEST(Engine, AWitnessThatDoesNotSatisfyTheCircuitGetsNoProof) {
   TempDir dir;
   Config cfg = test_config(dir.str());
-  CircuitSection mix;
-  mix.id = "mix";
-  mix.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.r1cs";
-  mix.test_setup = true;
-  cfg.circuits.push_back(mix);
+  add_r1cs_circuit(cfg, "mix", "mix");
   add_zkey_circuit(cfg, "mix-zkey", "mix");
   Engine engine(cfg);
   engine.start();
