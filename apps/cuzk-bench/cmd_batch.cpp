@@ -324,8 +324,8 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   std::optional<PorepC1> porep;
   BatchOptions o = options;
   if (!load_porep_option(o.c1, porep)) return 2;
-  if (porep) porep->miner_id = o.miner_id;
   if (porep) {
+    porep->miner_id = o.miner_id;
     o.circuit = porep->circuit_id;
     o.partitions = porep->partitions;
   }

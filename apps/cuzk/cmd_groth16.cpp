@@ -199,9 +199,10 @@ int prove_params_cmd(const Groth16Options& o) {
   const auto t2 = Clock::now();
   const std::vector<groth16::Proof> proofs = be->prove_many(ws, r, s, &t);
   const double prove_s = since(t2);
+  const groth16::PreparedVerifyingKey pvk = groth16::prepare(pk.vk);  // once, not per proof
   for (size_t i = 0; i < proofs.size(); ++i) {
     const auto first = std::span<const Fr>(inputs[i]).subspan(1);
-    if (must(groth16::verify(groth16::prepare(pk.vk), proofs[i], first))) continue;
+    if (must(groth16::verify(pvk, proofs[i], first))) continue;
     // Only on failure: one MatVec names the constraint (the common case pays one pairing check).
     const std::string which = (ws.size() > 1 ? "witness " + std::to_string(i) + " " : std::string("the witness "));
     const auto row = first_unsatisfied(c.pce, inputs[i], aux[i]);
