@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/prover_backend.hpp"
+#include "backend/setup_backend.hpp"
 #include "circuits/builtin.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -22,6 +23,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/prover_zkey.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/setup_file.hpp"
 #include "groth16/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
@@ -106,19 +108,23 @@ int run_setup(const Groth16Options& o) {
   const auto t0 = Clock::now();
   Circuit c = load_circuit(o);
   const double load_s = since(t0);
-  const auto t1 = Clock::now();
-  groth16::ProvingKey pk;
+  const std::unique_ptr<groth16::FixedBaseMultiplier> mul =
+      backend::make_setup_multiplier(backend::parse_backend_kind(o.backend), o.devices);
+  groth16::SetupFileStats st;
   {
     Progress bar("setup", 1, !o.quiet);
-    pk = groth16::setup(c.pce, groth16::ToxicWaste::from_seed(o.seed), bar.callback());
+    groth16::SetupFileOptions so;
+    so.vk_path = o.vk;
+    so.progress = bar.callback();
+    st = must(groth16::setup_to_file(c.pce, groth16::ToxicWaste::from_seed(o.seed), o.params, *mul, so));
   }
-  const double setup_s = since(t1);
-  const auto t2 = Clock::now();
-  must(groth16::write_params(pk, o.params));
-  if (!o.vk.empty()) must(groth16::write_vk(pk.vk, o.vk));
-  std::fprintf(stderr, "setup: %llu constraints, %zu inputs, %zu aux: circuit %.2f s, setup %.2f s, write %.2f s\n",
+  std::fprintf(stderr,
+               "setup: %llu constraints, %zu inputs, %zu aux: circuit %.2f s, setup %.2f s on %s (QAP %.2f, points "
+               "%.2f, waiting for the disk %.2f); %.2f GB written (%llu G1 + %llu G2 points)\n",
                static_cast<unsigned long long>(c.pce.num_constraints()), static_cast<size_t>(c.pce.num_inputs()),
-               static_cast<size_t>(c.pce.num_aux()), load_s, setup_s, since(t2));
+               static_cast<size_t>(c.pce.num_aux()), load_s, st.total_s, mul->describe().c_str(), st.qap_s,
+               st.multiply_s, st.write_wait_s, static_cast<double>(st.file_bytes) / 1e9,
+               static_cast<unsigned long long>(st.g1_points), static_cast<unsigned long long>(st.g2_points));
   std::fprintf(stderr,
                "setup: TEST-ONLY parameters (toxic waste derived from seed %llu); never use them in production\n",
                static_cast<unsigned long long>(o.seed));
@@ -313,6 +319,12 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   setup->add_option("--seed", o.seed, "Seed of the toxic waste (TEST-ONLY: anyone with it can forge proofs)");
   setup->add_flag("-q,--quiet", o.quiet, "No progress bar");
   setup->add_option("--threads", o.threads, "Worker threads (default: all)")->check(CLI::Range(1, 4096));
+  setup
+      ->add_option("--backend", o.backend,
+                   "Where the fixed-base multiplications run: cpu, gpu, or auto (the GPU when one is found; default); "
+                   "the same seed gives the same bytes on either")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+  setup->add_option("--device", o.devices, "GPU ordinal to use (default: the first)");
   setup->callback([&o] { o.action = "setup"; });
 
   auto* prove = app.add_subcommand("prove", "Prove: --zkey Z --wtns W (snarkjs) or --params P with a circuit");

@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "backend/setup_backend.hpp"
 #include "engine/partition_work.hpp"
 #include "engine/process_stats.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/replica_id.hpp"
 #include "groth16/params_file.hpp"
-#include "groth16/setup.hpp"
+#include "groth16/setup_file.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
 #include "util/log.hpp"
@@ -344,17 +345,25 @@ Result<bool> Engine::make_test_keys(const CircuitDef& def) {
   if (!pce.ok()) return make_error(pce.error());
   const uint64_t seed = checksum::xxh3_64(def.id.data(), def.id.size());
   const auto t0 = Clock::now();
-  groth16::ProvingKey pk = groth16::setup(**pce, groth16::ToxicWaste::from_seed(seed));
   std::error_code ec;
   fs::create_directories(fs::path(def.params_path).parent_path(), ec);
-  auto w = groth16::write_params(pk, def.params_path);
-  if (!w.ok()) return make_error(w.error());
-  if (!def.vk_path.empty()) {
-    auto v = groth16::write_vk(pk.vk, def.vk_path);
-    if (!v.ok()) return make_error(v.error());
+  // The GPU when the daemon may use one (the same bytes as the CPU's, much sooner at 32 GiB).
+  const backend::BackendKind kind = backend::parse_backend_kind(config_.gpus.backend) == backend::BackendKind::Cpu
+                                        ? backend::BackendKind::Cpu
+                                        : backend::BackendKind::Auto;
+  std::unique_ptr<groth16::FixedBaseMultiplier> mul;
+  try {
+    mul = backend::make_setup_multiplier(kind, config_.gpus.devices);
+  } catch (const std::exception& e) {
+    spdlog::warn("srs_setup circuit={} GPU unusable for the setup ({}); using the CPU", def.id, e.what());
+    mul = groth16::cpu_fixed_base_multiplier();
   }
-  spdlog::info("srs_setup_done circuit={} seconds={:.3f} (TEST-ONLY keys from a public seed)", def.id,
-               ms_since(t0) / 1000);
+  groth16::SetupFileOptions so;
+  so.vk_path = def.vk_path;
+  auto made = groth16::setup_to_file(**pce, groth16::ToxicWaste::from_seed(seed), def.params_path, *mul, so);
+  if (!made.ok()) return make_error(made.error());
+  spdlog::info("srs_setup_done circuit={} seconds={:.3f} on={} bytes={} (TEST-ONLY keys from a public seed)", def.id,
+               ms_since(t0) / 1000, mul->describe(), made->file_bytes);
   return true;
 }
 

@@ -327,23 +327,20 @@ template class FixedBaseTable<ec::G2Config>;
 
 // ---- setup ----
 
-ProvingKey setup(const pce::Pce& pce, const ToxicWaste& tw, const SetupProgressFn& progress, ThreadPool* pool_ptr) {
-  ThreadPool& pool = pool_or_global(pool_ptr);
+void check_toxic_waste(const ToxicWaste& tw) {
   for (const Fr* x : {&tw.tau, &tw.alpha, &tw.beta, &tw.gamma, &tw.delta}) {
     if (x->is_zero()) throw std::invalid_argument("setup: a toxic-waste value is zero");
   }
+}
+
+QapAtTau checked_qap(const pce::Pce& pce, const Fr& tau, ThreadPool* pool) {
   const uint64_t num_inputs = pce.num_inputs(), num_aux = pce.num_aux();
   if (num_inputs == 0) throw std::invalid_argument("setup: the Pce has no inputs (ONE is input 0)");
   const pce::DensityView a_aux = pce.a_aux_density(), b_in = pce.b_input_density(), b_aux = pce.b_aux_density();
   if (a_aux.size() != num_aux || b_in.size() != num_inputs || b_aux.size() != num_aux) {
     throw std::invalid_argument("setup: density bitmap sizes disagree with the Pce's counts");
   }
-
-  QapAtTau qap = evaluate_qap(pce, tw.tau, &pool);
-  const size_t m = qap.domain_size;
-  const Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
-
-  // Density consistency, then the query scalars.
+  QapAtTau qap = evaluate_qap(pce, tau, pool);
   for (uint64_t i = 0; i < num_inputs; ++i) {
     if (qap.u[i].is_zero()) {
       throw std::runtime_error("setup: input " + std::to_string(i) +
@@ -365,6 +362,16 @@ ProvingKey setup(const pce::Pce& pce, const ToxicWaste& tw, const SetupProgressF
                                (b_aux.test(j) ? " = 0" : " != 0"));
     }
   }
+  return qap;
+}
+
+ProvingKey setup(const pce::Pce& pce, const ToxicWaste& tw, const SetupProgressFn& progress, ThreadPool* pool_ptr) {
+  ThreadPool& pool = pool_or_global(pool_ptr);
+  check_toxic_waste(tw);
+  const uint64_t num_inputs = pce.num_inputs(), num_aux = pce.num_aux();
+  QapAtTau qap = checked_qap(pce, tw.tau, &pool);
+  const size_t m = qap.domain_size;
+  const Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
   const uint64_t cols = num_inputs + num_aux;
   std::vector<Fr> ic_l(cols);  // (beta u + alpha v + w)(tau) / gamma for inputs, / delta for aux
   pool.parallel_chunks(cols, 4096, [&](size_t b, size_t e) {
@@ -373,8 +380,8 @@ ProvingKey setup(const pce::Pce& pce, const ToxicWaste& tw, const SetupProgressF
     }
   });
   std::vector<Fr> a_sc, b_sc;
-  a_sc.reserve(num_inputs + a_aux.count());
-  b_sc.reserve(b_in.count() + b_aux.count());
+  a_sc.reserve(num_inputs + pce.a_aux_density().count());
+  b_sc.reserve(pce.b_input_density().count() + pce.b_aux_density().count());
   for (uint64_t i = 0; i < cols; ++i) {
     if (!qap.u[i].is_zero()) a_sc.push_back(qap.u[i]);
     if (!qap.v[i].is_zero()) b_sc.push_back(qap.v[i]);

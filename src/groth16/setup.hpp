@@ -64,6 +64,11 @@ struct QapAtTau {
   std::vector<Fr> u, v, w;
 };
 QapAtTau evaluate_qap(const pce::Pce& pce, const Fr& tau, ThreadPool* pool = nullptr);
+// evaluate_qap plus the checks setup() makes (inputs present, densities consistent with the values;
+// the exceptions setup() documents).
+QapAtTau checked_qap(const pce::Pce& pce, const Fr& tau, ThreadPool* pool = nullptr);
+// std::invalid_argument when a toxic-waste value is zero.
+void check_toxic_waste(const ToxicWaste& tw);
 
 // A windowed fixed-base table for k * P: window w bits, ceil(255 / w) windows, entries
 // d * 2^(w*i) * P for d = 1..2^w - 1 (affine), so k * P costs one mixed addition per non-zero
@@ -82,6 +87,8 @@ class FixedBaseTable {
 
   unsigned window_bits() const { return w_; }
   unsigned num_windows() const { return windows_; }
+  // Window i, digit d (1..2^w - 1) lies at [i * (2^w - 1) + d - 1] (for device copies).
+  std::span<const Affine> entries() const { return table_; }
   Jacobian mul(const Fr& k) const;
   // out[i] = scalars[i] * P in affine (identity for 0), multi-threaded; sizes must match.
   // `progress`, when given, is called with the number of points finished by each chunk.

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# A 32 GiB PoRep C2 end to end through the daemon on one H200 (issue #18), in two device commands
+# of at most 10 minutes each, binaries built on the development machine and carried in .devbuild/
+# (shared libraries in .devbuild/lib):
+#
+#   bash bench/device-porep-32g.sh setup
+#     the GPU setup tests; a daemon started in its own session (it outlives the command, so the
+#     next command finds its keys resident); `cuzk-bench preload --circuit porep:32GiB`: the PCE,
+#     the TEST-ONLY keys made on the GPU and written to the data dir, loaded; a synthetic 32 GiB C1.
+#   bash bench/device-porep-32g.sh prove
+#     against that daemon: one proof (every partition verified by the daemon), checked again by
+#     `cuzk verify --porep`; a C1 with one flipped byte refused; then `cuzk-bench batch` (COUNT
+#     proofs, J in flight) with GPU utilisation sampled every 200 ms and the daemon's peak RSS.
+#
+# Logs and a summary JSON go to $OUT. SIZE=32GiB (or 64GiB, 512MiB for a rehearsal), COUNT=4, J=2.
+set -u
+B=${CUZK_DEVBUILD:-.devbuild}
+OUT=${OUT:-/tmp/cuzk-out}
+D=${DATA:-/tmp/cuzk-porep}
+SIZE=${SIZE:-32GiB}
+COUNT=${COUNT:-4}
+J=${J:-2}
+PHASE=${1:-setup}
+mkdir -p "$OUT" "$D"
+export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
+SOCK=unix://$D/cuzk.sock
+bench() { "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 "$@"; }
+daemon_pid() { cat "$D/daemon.pid" 2>/dev/null; }
+mem_line() {
+  local p
+  p=$(daemon_pid)
+  [ -n "$p" ] && grep -E "VmHWM|VmRSS" "/proc/$p/status" | tr -s ' ' | tr '\n' ' '
+  free -g | awk '/Mem:/ {print "host used " $3 " GiB, available " $7 " GiB"}'
+}
+fails=0
+
+if [ "$PHASE" = setup ]; then
+  { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2; df -h "$D" | tail -1;
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; } | tee "$OUT/machine.txt"
+  for t in test_gpu_setup test_setup_file; do
+    if "$B/tests/$t" >"$OUT/$t.log" 2>&1; then echo "pass $t ($(grep -c '^\[       OK' "$OUT/$t.log") ok)"; else
+      echo "FAIL $t"; grep -E "Failure|Expected|Which is|error" "$OUT/$t.log" | head -20; fails=$((fails + 1)); fi
+  done
+  printf '[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\n' "${WORKERS:-4}" >"$D/cuzk.toml"
+  setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
+    --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
+  "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >"$OUT/synth-c1.txt" 2>&1 || fails=$((fails + 1))
+  t0=$(date +%s.%N)
+  timeout 480 "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 --json preload --circuit "porep:$SIZE" \
+    >"$OUT/preload.json" 2>"$OUT/preload.err" || { echo "preload did not finish (rc $?)"; fails=$((fails + 1)); }
+  echo "preload porep:$SIZE: $(echo "$(date +%s.%N) - $t0" | bc) s"
+  grep -E "pce_|srs_|setup|error|warn" "$D/daemon.log" | cut -c1-400 | tee "$OUT/setup-events.txt"
+  ls -la "$D"/params 2>/dev/null | tee "$OUT/params-ls.txt"
+  mem_line | tee "$OUT/mem-after-setup.txt"
+  df -h "$D" | tail -1
+  echo "failures: $fails"
+  exit $fails
+fi
+
+# ---- prove ----
+mem_line
+bench --json preload --circuit "porep:$SIZE" >"$OUT/preload2.json" 2>&1 || { echo "FAIL preload"; fails=$((fails + 1)); }
+nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,noheader -lms 200 >"$OUT/gpu.csv" 2>/dev/null &
+smi=$!
+t0=$(date +%s.%N)
+if bench --json single --c1 "$D/c1.json" --proof-out "$D/proof.bin" >"$OUT/single.json" 2>"$OUT/single.err"; then
+  echo "single proof (the first: includes the upload of the key to the GPU): $(echo "$(date +%s.%N) - $t0" | bc) s"
+  vk=$(ls "$D"/params/*.vk | head -1)
+  "$B/apps/cuzk/cuzk" verify --porep --c1 "$D/c1.json" --proof "$D/proof.bin" --vk "$vk" --json | tee "$OUT/verify.json" ||
+    fails=$((fails + 1))
+else
+  echo "FAIL single"; tail -5 "$OUT/single.err"; fails=$((fails + 1))
+fi
+# One flipped byte inside the C1 (a digit of a field element) must be refused with the field named.
+python3 - "$D/c1.json" "$D/c1-flipped.json" <<'EOF'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(b'"comm_d"')
+i = d.find(b'[', i) + 1
+while not chr(d[i]).isdigit(): i += 1
+d[i] = ord('7') if d[i] != ord('7') else ord('8')
+open(sys.argv[2], 'wb').write(d)
+EOF
+if bench single --c1 "$D/c1-flipped.json" >"$OUT/flipped.txt" 2>&1; then
+  echo "FAIL: a flipped C1 was proven"; fails=$((fails + 1))
+else
+  echo "flipped C1 refused: $(grep -m1 -iE "invalid|error" "$OUT/flipped.txt" | cut -c1-300)"
+fi
+mem_line | tee "$OUT/mem-before-batch.txt"
+if bench --json batch --c1 "$D/c1.json" -c "$COUNT" -j "$J" --timeline "$OUT/timeline.csv" >"$OUT/batch.json" \
+  2>"$OUT/batch.err"; then
+  python3 "$(dirname "$0")/batch_summary.py" "$OUT/batch.json"
+else
+  echo "FAIL batch"; tail -5 "$OUT/batch.err"; fails=$((fails + 1))
+fi
+kill $smi 2>/dev/null
+mem_line | tee "$OUT/mem-after-batch.txt"
+python3 - "$OUT/gpu.csv" <<'EOF' | tee "$OUT/gpu-summary.txt"
+import sys
+rows = [l.split(',') for l in open(sys.argv[1]) if l.count(',') == 2]
+u = [float(r[1].strip().split()[0]) for r in rows]
+m = [float(r[2].strip().split()[0]) for r in rows]
+busy = sum(1 for x in u if x > 0) / max(1, len(u))
+print(f"gpu samples {len(u)}: busy (util > 0) {busy:.1%}, mean util {sum(u)/max(1,len(u)):.1f} %, peak memory {max(m or [0])/1024:.1f} GiB")
+EOF
+grep -E "error|warn|fallback" "$D/daemon.log" | tail -20 | cut -c1-300 >"$OUT/daemon-warnings.txt"
+echo "failures: $fails"
+exit $fails

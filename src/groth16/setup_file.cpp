@@ -1,0 +1,329 @@
+#include "groth16/setup_file.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <future>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ec/encoding.hpp"
+#include "groth16/params_file.hpp"
+#include "util/atomic_file.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kG1Bytes = ec::G1_UNCOMPRESSED, kG2Bytes = ec::G2_UNCOMPRESSED;
+constexpr uint8_t kInfinityFlag = 0x40;
+
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+ThreadPool& pool_of(ThreadPool* p) {
+  return p ? *p : ThreadPool::global();
+}
+
+class CpuMultiplier final : public FixedBaseMultiplier {
+ public:
+  explicit CpuMultiplier(ThreadPool* pool) : pool_(pool_of(pool)) {}
+  std::string describe() const override { return "cpu (" + std::to_string(pool_.size()) + " threads)"; }
+  void prepare(uint64_t g1_count, uint64_t g2_count) override {
+    n1_ = g1_count;
+    n2_ = g2_count;
+  }
+  void g1(std::span<const Fr> sc, std::span<uint8_t> out) override {
+    if (!t1_) t1_.emplace(ec::g1_generator(), 0, n1_, &pool_);
+    run(*t1_, sc, out, kG1Bytes, [](const G1Affine& p, uint8_t* o) {
+      const auto b = ec::g1_to_uncompressed(p);
+      std::memcpy(o, b.data(), b.size());
+    });
+  }
+  void g2(std::span<const Fr> sc, std::span<uint8_t> out) override {
+    if (!t2_) t2_.emplace(ec::g2_generator(), 0, n2_, &pool_);
+    run(*t2_, sc, out, kG2Bytes, [](const G2Affine& p, uint8_t* o) {
+      const auto b = ec::g2_to_uncompressed(p);
+      std::memcpy(o, b.data(), b.size());
+    });
+  }
+  size_t chunk_points() const override { return size_t{1} << 20; }
+
+ private:
+  template <class T, class Enc>
+  void run(const T& table, std::span<const Fr> sc, std::span<uint8_t> out, size_t pb, Enc enc) {
+    if (out.size() != sc.size() * pb) throw std::invalid_argument("FixedBaseMultiplier: output size mismatch");
+    std::vector<typename T::Affine> pts(sc.size());
+    table.mul_many(sc, pts, &pool_);
+    pool_.parallel_chunks(sc.size(), 4096, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) enc(pts[i], out.data() + i * pb);
+    });
+  }
+
+  ThreadPool& pool_;
+  uint64_t n1_ = 0, n2_ = 0;
+  std::optional<FixedBaseTable<ec::G1Config>> t1_;
+  std::optional<FixedBaseTable<ec::G2Config>> t2_;
+};
+
+void put_be32(uint32_t v, uint8_t* o) {
+  o[0] = static_cast<uint8_t>(v >> 24);
+  o[1] = static_cast<uint8_t>(v >> 16);
+  o[2] = static_cast<uint8_t>(v >> 8);
+  o[3] = static_cast<uint8_t>(v);
+}
+
+std::span<const std::byte> bytes_of(const uint8_t* p, size_t n) {
+  return {reinterpret_cast<const std::byte*>(p), n};
+}
+
+// One section of the file: its points are scalars * G produced chunk by chunk.
+struct Section {
+  const char* name;
+  uint64_t count;
+  bool g2;
+  // Fills out with the scalars [start, start + out.size()); called with increasing start.
+  std::function<void(uint64_t start, std::span<Fr> out)> fill;
+};
+
+// The writer of the points: multiplies, checks and writes chunk after chunk, one write in flight.
+class SectionWriter {
+ public:
+  SectionWriter(AtomicFile& file, FixedBaseMultiplier& mul, size_t chunk, SetupFileStats& stats,
+                const SetupProgressFn& progress, uint64_t total_points)
+      : file_(file), mul_(mul), chunk_(chunk), stats_(stats), progress_(progress), total_(total_points) {}
+
+  // Writes the u32 count at `offset` and the points after it; returns the offset past the section.
+  uint64_t write(const Section& s, uint64_t offset) {
+    uint8_t cnt[4];
+    put_be32(static_cast<uint32_t>(s.count), cnt);
+    file_.pwrite(bytes_of(cnt, 4), offset);
+    offset += 4;
+    const size_t pb = s.g2 ? kG2Bytes : kG1Bytes;
+    const FixedBaseTable<ec::G1Config>& ref1 = reference_g1();
+    for (uint64_t start = 0; start < s.count; start += chunk_) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk_, s.count - start));
+      const auto t0 = Clock::now();
+      scalars_.resize(n);
+      s.fill(start, scalars_);
+      std::vector<uint8_t>& buf = bufs_[cur_];
+      buf.resize(n * pb);
+      if (s.g2) {
+        mul_.g2(scalars_, buf);
+      } else {
+        mul_.g1(scalars_, buf);
+      }
+      check(s, start, buf, pb, ref1);
+      stats_.multiply_s += since(t0);
+      const auto t1 = Clock::now();
+      if (writing_.valid()) writing_.get();  // rethrows an I/O error
+      stats_.write_wait_s += since(t1);
+      writing_ = std::async(std::launch::async, [this, data = buf.data(), len = buf.size(), off = offset] {
+        file_.pwrite(bytes_of(data, len), off);
+      });
+      cur_ ^= 1;
+      offset += n * pb;
+      done_ += n;
+      if (progress_) progress_(done_, total_);
+    }
+    return offset;
+  }
+
+  void finish() {
+    const auto t1 = Clock::now();
+    if (writing_.valid()) writing_.get();
+    stats_.write_wait_s += since(t1);
+  }
+
+ private:
+  // The point at infinity cannot be stored; and the first and last point of every chunk are
+  // recomputed on the CPU, so a wrong multiplier (a GPU kernel bug) cannot produce a key silently.
+  void check(const Section& s, uint64_t start, std::span<const uint8_t> buf, size_t pb,
+             const FixedBaseTable<ec::G1Config>& ref1) {
+    const size_t n = buf.size() / pb;
+    for (size_t i = 0; i < n; ++i) {
+      if (buf[i * pb] & kInfinityFlag) {
+        throw std::runtime_error("setup: '" + std::string(s.name) + "' point " + std::to_string(start + i) +
+                                 " is the point at infinity (its scalar is zero: a variable in no constraint?); "
+                                 "bellperson's reader rejects it");
+      }
+    }
+    for (const size_t i : {size_t{0}, n - 1}) {
+      bool same;
+      if (s.g2) {
+        const auto want = ec::g2_to_uncompressed(reference_g2().mul(scalars_[i]).to_affine());
+        same = std::memcmp(want.data(), buf.data() + i * pb, pb) == 0;
+      } else {
+        const auto want = ec::g1_to_uncompressed(ref1.mul(scalars_[i]).to_affine());
+        same = std::memcmp(want.data(), buf.data() + i * pb, pb) == 0;
+      }
+      if (!same) {
+        throw std::runtime_error("setup: the multiplier (" + mul_.describe() + ") computed a wrong point: '" +
+                                 std::string(s.name) + "' point " + std::to_string(start + i) +
+                                 " differs from the CPU's");
+      }
+    }
+  }
+  const FixedBaseTable<ec::G1Config>& reference_g1() {
+    if (!ref1_) ref1_.emplace(ec::g1_generator(), 8);
+    return *ref1_;
+  }
+  const FixedBaseTable<ec::G2Config>& reference_g2() {
+    if (!ref2_) ref2_.emplace(ec::g2_generator(), 8);
+    return *ref2_;
+  }
+
+  AtomicFile& file_;
+  FixedBaseMultiplier& mul_;
+  size_t chunk_;
+  SetupFileStats& stats_;
+  const SetupProgressFn& progress_;
+  uint64_t total_, done_ = 0;
+  std::optional<FixedBaseTable<ec::G1Config>> ref1_;
+  std::optional<FixedBaseTable<ec::G2Config>> ref2_;
+  std::vector<Fr> scalars_;
+  std::vector<uint8_t> bufs_[2];
+  int cur_ = 0;
+  std::future<void> writing_;  // declared after bufs_: destroyed (joined) first
+};
+
+// The non-zero entries of `vals`, in order, chunk by chunk (the a and b queries skip the columns
+// that a matrix never uses).
+struct NonZeroCursor {
+  const std::vector<Fr>* vals;
+  uint64_t col = 0;
+  void fill(uint64_t start, std::span<Fr> out) {
+    if (start == 0) col = 0;
+    size_t k = 0;
+    while (k < out.size()) {
+      if (col >= vals->size()) throw std::logic_error("setup: fewer non-zero values than the density count");
+      const Fr& v = (*vals)[col++];
+      if (!v.is_zero()) out[k++] = v;
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FixedBaseMultiplier> cpu_fixed_base_multiplier(ThreadPool* pool) {
+  return std::make_unique<CpuMultiplier>(pool);
+}
+
+Result<SetupFileStats> setup_to_file(const pce::Pce& pce, const ToxicWaste& tw, const std::string& params_path,
+                                     FixedBaseMultiplier& mul, const SetupFileOptions& options) {
+  try {
+    const auto t_start = Clock::now();
+    ThreadPool& pool = pool_of(options.pool);
+    SetupFileStats st;
+    check_toxic_waste(tw);
+    const uint64_t ni = pce.num_inputs(), naux = pce.num_aux();
+    QapAtTau q = checked_qap(pce, tw.tau, &pool);
+    st.qap_s = since(t_start);
+    const Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
+    const uint64_t n_a = ni + pce.a_aux_density().count();
+    const uint64_t n_b = pce.b_input_density().count() + pce.b_aux_density().count();
+    const uint64_t n_h = q.domain_size - 1;
+    for (const auto& [what, n] : {std::pair{"h", n_h}, {"l", naux}, {"a", n_a}, {"b", n_b}, {"ic", ni}}) {
+      if (n > std::numeric_limits<uint32_t>::max()) {
+        return make_error(params_path + ": cannot write '" + what + "': " + std::to_string(n) +
+                          " points do not fit a u32 count");
+      }
+    }
+    mul.prepare(3 + ni + n_h + naux + n_a + n_b, 3 + n_b);
+
+    // (beta u + alpha v + w)(tau), over gamma for inputs (ic) and over delta for aux (l).
+    auto ic_l = [&](uint64_t c) {
+      return (tw.beta * q.u[c] + tw.alpha * q.v[c] + q.w[c]) * (c < ni ? gamma_inv : delta_inv);
+    };
+
+    // The verifying key: alpha, beta, delta (G1), beta, gamma, delta (G2), ic.
+    std::vector<Fr> vk_sc = {tw.alpha, tw.beta, tw.delta};
+    for (uint64_t i = 0; i < ni; ++i) vk_sc.push_back(ic_l(i));
+    std::vector<uint8_t> vk_g1(vk_sc.size() * kG1Bytes), vk_g2(3 * kG2Bytes);
+    mul.g1(vk_sc, vk_g1);
+    const Fr g2_sc[3] = {tw.beta, tw.gamma, tw.delta};
+    mul.g2(g2_sc, vk_g2);
+    std::vector<uint8_t> vk;
+    auto put = [&](const std::vector<uint8_t>& src, size_t idx, size_t pb) {
+      vk.insert(vk.end(), src.begin() + static_cast<ptrdiff_t>(idx * pb),
+                src.begin() + static_cast<ptrdiff_t>((idx + 1) * pb));
+    };
+    put(vk_g1, 0, kG1Bytes);  // alpha_g1
+    put(vk_g1, 1, kG1Bytes);  // beta_g1
+    put(vk_g2, 0, kG2Bytes);  // beta_g2
+    put(vk_g2, 1, kG2Bytes);  // gamma_g2
+    put(vk_g1, 2, kG1Bytes);  // delta_g1
+    put(vk_g2, 2, kG2Bytes);  // delta_g2
+    vk.resize(vk.size() + 4);
+    put_be32(static_cast<uint32_t>(ni), vk.data() + vk.size() - 4);
+    for (uint64_t i = 0; i < ni; ++i) put(vk_g1, 3 + i, kG1Bytes);
+    // Decoding checks every vk point (on the curve, in the subgroup, not at infinity).
+    if (auto parsed = parse_vk(vk, params_path + " (verifying key as computed)"); !parsed.ok()) {
+      return make_error("setup: " + parsed.error());
+    }
+
+    const Fr h0 = q.z * delta_inv;
+    NonZeroCursor a_cur{&q.u}, b_cur{&q.v};
+    const Section sections[] = {
+        {"h", n_h, false,
+         [&](uint64_t start, std::span<Fr> out) {
+           pool.parallel_chunks(out.size(), 4096, [&](size_t b, size_t e) {
+             Fr t = tw.tau.pow(start + b) * h0;  // tau^i z / delta
+             for (size_t i = b; i < e; ++i) {
+               out[i] = t;
+               t *= tw.tau;
+             }
+           });
+         }},
+        {"l", naux, false,
+         [&](uint64_t start, std::span<Fr> out) {
+           pool.parallel_chunks(out.size(), 4096, [&](size_t b, size_t e) {
+             for (size_t i = b; i < e; ++i) out[i] = ic_l(ni + start + i);
+           });
+         }},
+        {"a", n_a, false, [&](uint64_t s, std::span<Fr> out) { a_cur.fill(s, out); }},
+        {"b_g1", n_b, false, [&](uint64_t s, std::span<Fr> out) { b_cur.fill(s, out); }},
+        {"b_g2", n_b, true, [&](uint64_t s, std::span<Fr> out) { b_cur.fill(s, out); }},
+    };
+    uint64_t total_bytes = vk.size(), g1_points = 0, g2_points = 0;
+    for (const Section& s : sections) {
+      total_bytes += 4 + s.count * (s.g2 ? kG2Bytes : kG1Bytes);
+      (s.g2 ? g2_points : g1_points) += s.count;
+    }
+
+    AtomicFile file(params_path);
+    file.allocate(total_bytes);  // a full disk fails here, before any work
+    std::optional<AtomicFile> vk_file;
+    if (!options.vk_path.empty()) {
+      vk_file.emplace(options.vk_path);
+      vk_file->write(bytes_of(vk.data(), vk.size()));
+    }
+    file.pwrite(bytes_of(vk.data(), vk.size()), 0);
+    const size_t chunk = options.chunk_points ? options.chunk_points : mul.chunk_points();
+    {
+      SectionWriter w(file, mul, chunk, st, options.progress, g1_points + g2_points);
+      uint64_t off = vk.size();
+      for (const Section& s : sections) off = w.write(s, off);
+      w.finish();
+      if (off != total_bytes)
+        throw std::logic_error("setup: wrote " + std::to_string(off) + " of " + std::to_string(total_bytes) + " bytes");
+    }
+    file.commit();
+    if (vk_file) vk_file->commit();
+    st.file_bytes = total_bytes;
+    st.g1_points = g1_points;
+    st.g2_points = g2_points;
+    st.total_s = since(t_start);
+    return st;
+  } catch (const std::exception& e) {
+    return make_error(params_path + ": " + e.what());
+  }
+}
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,64 @@
+#pragma once
+// The TEST-ONLY setup (groth16/setup.hpp) written straight to a bellperson .params file, for keys
+// too large to hold in memory: the 32 GiB PoRep key is ~47 GB of points. The QAP values at tau stay
+// in memory (3 x 32 bytes a column: ~12.5 GB at 32 GiB); every section's scalars are made chunk by
+// chunk from them, multiplied by a FixedBaseMultiplier (the CPU tables here, batched GPU kernels in
+// gpu/fixed_base.hpp), checked and written at their final offsets while the next chunk is computed.
+// Host memory is the QAP values plus two chunks, whatever the key's size.
+//
+// The file is written through AtomicFile (space reserved up front, so a full disk fails at the
+// start; nothing under the final name until the last byte is on disk), and is byte-identical to
+// write_params(setup(pce, tw)) for any multiplier: every point is a unique group element and the
+// layout is fixed.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "groth16/setup.hpp"
+#include "util/result.hpp"
+
+namespace cuzk::groth16 {
+
+// k_i * G for the generator G of G1 or G2, encoded uncompressed (zcash: 96 / 192 bytes, the point at
+// infinity with its 0x40 flag). Implementations may keep tables and device memory between calls.
+class FixedBaseMultiplier {
+ public:
+  virtual ~FixedBaseMultiplier() = default;
+  // For logs: "cpu (16 threads)", "gpu 0 (NVIDIA H200)".
+  virtual std::string describe() const = 0;
+  // Called once before the first multiplication with the counts to come (to size tables).
+  virtual void prepare(uint64_t g1_count, uint64_t g2_count) = 0;
+  // out.size() must be 96 (g1) or 192 (g2) times scalars.size().
+  virtual void g1(std::span<const Fr> scalars, std::span<uint8_t> out) = 0;
+  virtual void g2(std::span<const Fr> scalars, std::span<uint8_t> out) = 0;
+  // Points per call that keep the implementation busy (the writer's chunk size).
+  virtual size_t chunk_points() const = 0;
+};
+
+// FixedBaseTable on the pool's threads.
+std::unique_ptr<FixedBaseMultiplier> cpu_fixed_base_multiplier(ThreadPool* pool = nullptr);
+
+struct SetupFileStats {
+  uint64_t file_bytes = 0;
+  uint64_t g1_points = 0, g2_points = 0;
+  double qap_s = 0;         // Lagrange basis + u, v, w at tau
+  double multiply_s = 0;    // scalars + fixed-base multiplications (the writer overlaps)
+  double write_wait_s = 0;  // time spent waiting for the disk
+  double total_s = 0;
+};
+
+struct SetupFileOptions {
+  std::string vk_path;       // also write the .vk (atomically); empty: no .vk
+  SetupProgressFn progress;  // points done / total
+  ThreadPool* pool = nullptr;
+  size_t chunk_points = 0;  // 0: the multiplier's choice
+};
+
+// TEST-ONLY (see setup.hpp). Errors: the exceptions setup() documents as an error result, a point at
+// infinity (which bellperson's reader rejects), a section of more than 2^32 - 1 points, I/O errors
+// (a full disk: at the start). On any error no file exists under `params_path`.
+Result<SetupFileStats> setup_to_file(const pce::Pce& pce, const ToxicWaste& tw, const std::string& params_path,
+                                     FixedBaseMultiplier& mul, const SetupFileOptions& options = {});
+
+}  // namespace cuzk::groth16
