@@ -41,7 +41,9 @@ if [ "$PHASE" = setup ]; then
     if "$B/tests/$t" >"$OUT/$t.log" 2>&1; then echo "pass $t ($(grep -c '^\[       OK' "$OUT/$t.log") ok)"; else
       echo "FAIL $t"; grep -E "Failure|Expected|Which is|error" "$OUT/$t.log" | head -20; fails=$((fails + 1)); fi
   done
-  printf '[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\n' "${WORKERS:-4}" >"$D/cuzk.toml"
+  # The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
+  printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\n' "${BUDGET:-110GiB}" \
+    "${WORKERS:-4}" >"$D/cuzk.toml"
   setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
     --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
   "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >"$OUT/synth-c1.txt" 2>&1 || fails=$((fails + 1))

@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "backend/prover_backend.hpp"
+#include "circuits/builtin.hpp"
 #include "engine/engine.hpp"
+#include "engine/partition_work.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/replica_id.hpp"
 #include "filecoin/seal.hpp"
@@ -20,6 +22,8 @@
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover_zkey.hpp"
 #include "groth16/verifier.hpp"
+#include "pce/build.hpp"
+#include "poly/domain.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -628,22 +632,25 @@ TEST(EngineGpuPool, DeviceMemoryIsABudgetOfItsOwn) {
   EXPECT_EQ(devs[0].resident, 0);
 }
 
+// The largest host bytes of one circuit's keys + PCE, as the engine counts them.
+uint64_t largest_keys_and_pce(const std::string& dir, std::initializer_list<const char*> ids) {
+  Engine probe(test_config(dir));
+  probe.start();
+  for (const char* c : ids) EXPECT_TRUE(probe.preload_srs(c).ok());
+  const EngineStatus st = probe.status();
+  std::map<std::string, uint64_t> per;
+  for (const auto& x : st.srs) per[x.circuit_id] += x.size_bytes;
+  for (const auto& x : st.pce) per[x.circuit_id] += x.size_bytes;
+  EXPECT_EQ(per.size(), ids.size());
+  uint64_t largest = 0;
+  for (const auto& [id, b] : per) largest = std::max(largest, b);
+  return largest;
+}
+
 TEST(EngineGpuPool, IdleDeviceProversLetTheHostBudgetEvictTheirKeys) {
   TempDir dir;
-  uint64_t largest = 0;  // one circuit's keys + PCE
-  {
-    Engine probe(test_config(dir.str()));
-    probe.start();
-    for (const char* c : {"chain:2^11", "filecoin-like:2^11"}) ASSERT_TRUE(probe.preload_srs(c).ok());
-    const EngineStatus st = probe.status();
-    for (const char* c : {"chain:2048", "filecoin-like:2048"}) {
-      uint64_t bytes = 0;
-      for (const auto& x : st.srs) bytes += x.circuit_id == c ? x.size_bytes : 0;
-      for (const auto& x : st.pce) bytes += x.circuit_id == c ? x.size_bytes : 0;
-      ASSERT_GT(bytes, 0u) << c;
-      largest = std::max(largest, bytes);
-    }
-  }
+  const uint64_t largest = largest_keys_and_pce(dir.str(), {"chain:2^11", "filecoin-like:2^11"});
+  ASSERT_GT(largest, 0u);
   // Room for one circuit's keys and PCE and its partitions, not for two circuits.
   Config cfg = test_config(dir.str());
   cfg.memory.total_budget = largest + (1ull << 20);
@@ -658,6 +665,41 @@ TEST(EngineGpuPool, IdleDeviceProversLetTheHostBudgetEvictTheirKeys) {
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}") +
                 metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"),
             2);
+}
+
+TEST(EngineGpuPool, ARecentlyUsedProverSurvivesMemoryPressure) {
+  // Room for the keys, the PCE and about one partition on the GPU path: partitions wait for each
+  // other's memory and ask the evictor, while the device prover is idle between them. It was
+  // used within eviction_min_idle, so dropping it would free nothing (its keys stay cached) and
+  // cost a rebuild each time (at 32 GiB, a 10 s upload per partition).
+  TempDir dir;
+  const uint64_t largest = largest_keys_and_pce(dir.str(), {"chain:2^11"});
+  Config cfg = test_config(dir.str());
+  cfg.memory.eviction_min_idle_s = 300;
+  cfg.memory.total_budget = largest + (400ull << 10);
+  cfg.synthesis.lookahead = 4;
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  expect_valid(engine, prove_now(engine, "chain:2^11", 6, 21), "chain:2^11");
+  expect_valid(engine, prove_now(engine, "chain:2^11", 4, 22), "chain:2^11");
+  EXPECT_EQ(devs[0].built, 1);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 10);
+  EXPECT_LE(engine.budget().peak_used(), engine.budget().limit());
+}
+
+TEST(EngineGpuPool, PartitionsOnTheGpuReserveOnlyTheirHostMemory) {
+  auto spec = circuits::parse_builtin("chain:2^11");
+  ASSERT_TRUE(spec.ok());
+  auto pce = std::make_shared<const pce::Pce>(pce::build_pce(circuits::record_builtin(*spec), {"t", {}, false}));
+  CircuitDef def;
+  def.id = "chain:2048";
+  const auto rt = make_runtime(def, nullptr, pce);
+  const uint64_t vars = pce->num_inputs() + pce->num_aux(), m = poly::Domain::size_for(pce->num_constraints());
+  // On a GPU: the witness (32 B a variable) and the CPU G2 MSM's digits (16 B); on the CPU also
+  // a, b, c and H at the domain size.
+  EXPECT_EQ(partition_bytes(*rt, 0, true), vars * 48 + (256u << 10));
+  EXPECT_EQ(partition_bytes(*rt, 0, false), vars * 48 + 4 * m * 32 + (256u << 10));
 }
 
 TEST(EngineGpuPool, ACircuitThatDoesNotFitRunsOnTheCpuUnlessTheGpuIsRequired) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "backend/setup_backend.hpp"
 #include "engine/partition_work.hpp"
@@ -194,8 +195,9 @@ Engine::Engine(const Config& config, GpuPoolSetup gpu_setup)
     if (freed < needed) freed += pce_.evict_idle(needed - freed);
     if (freed < needed && gpus_) {
       // A resident device prover holds its circuit's key and PCE, which keeps them from looking
-      // idle here: host memory wins, so idle device provers go and the caches are asked again.
-      gpus_->drop_unless([](const std::string&) { return false; });
+      // idle here: host memory wins, so device provers idle as long as the caches require go and
+      // the caches are asked again. Busier ones stay: their keys would not be evicted anyway.
+      if (gpus_->drop_idle(std::chrono::duration<double>(config_.memory.eviction_min_idle_s)) == 0) return freed;
       freed += srs_.evict_idle(needed - freed);
       if (freed < needed) freed += pce_.evict_idle(needed - freed);
     }
@@ -764,7 +766,7 @@ void Engine::synth_loop(WorkerState& w, unsigned index) {
         if (!job->done) job->runtime = rt;
       }
     }
-    const uint64_t bytes = partition_bytes(*rt, rt->def.builtin.constraints);
+    const uint64_t bytes = partition_bytes(*rt, rt->def.builtin.constraints, device_stage_on_gpu(*gpus_, *rt));
     auto memory = budget_.acquire(bytes, job->prio(), [&] { return job->dead.load(); });
     if (!memory.ok()) {
       release_slot();
@@ -834,7 +836,16 @@ void Engine::prover_loop(WorkerState& w, size_t gpu_slot) {
     std::string error;
     DeviceStageReport report;
     try {
-      task->out = device_stage_on(*gpus_, gpu_slot, *rt, std::move(task->synth), pool, &report);
+      // A partition admitted for the GPU reserves the CPU path's extra memory before falling back.
+      std::optional<Reservation> cpu_extra;
+      auto before_cpu = [&] {
+        const uint64_t need = partition_bytes(*rt, rt->def.builtin.constraints, false);
+        if (need <= task->memory.bytes()) return;
+        auto r = budget_.acquire(need - task->memory.bytes(), job->prio(), [&] { return job->dead.load(); });
+        if (!r.ok()) throw std::runtime_error("memory for the CPU fallback: " + r.error());
+        cpu_extra.emplace(std::move(r).value());
+      };
+      task->out = device_stage_on(*gpus_, gpu_slot, *rt, std::move(task->synth), pool, &report, before_cpu);
     } catch (const std::exception& e) {
       error = e.what();
     }

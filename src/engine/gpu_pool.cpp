@@ -158,6 +158,17 @@ void GpuPool::drop_unless(const std::function<bool(const std::string&)>& keep) {
   }
 }
 
+size_t GpuPool::drop_idle(std::chrono::duration<double> min_idle) {
+  const auto now = std::chrono::steady_clock::now();
+  size_t dropped = 0;
+  for (auto& d : slots_) {
+    std::lock_guard lock(d->mu);
+    dropped += d->entries.remove_if(
+        [&](const std::shared_ptr<Entry>& e) { return e->users == 0 && now - e->last_used >= min_idle; });
+  }
+  return dropped;
+}
+
 std::vector<GpuResident> GpuPool::residents() const {
   std::vector<GpuResident> out;
   for (const auto& d : slots_) {

@@ -78,6 +78,10 @@ class GpuPool {
 
   // Drops the idle provers whose circuit `keep` rejects (given the circuit id); busy ones stay.
   void drop_unless(const std::function<bool(const std::string&)>& keep);
+  // Drops the provers unused for at least `min_idle` (the caches' own eviction rule: a prover used
+  // more recently holds keys that the caches would not evict anyway, so dropping it frees nothing
+  // and costs a re-upload, ~10 s at 32 GiB). Returns how many went.
+  size_t drop_idle(std::chrono::duration<double> min_idle);
   std::vector<GpuResident> residents() const;
 
  private:

@@ -50,7 +50,13 @@ std::optional<uint64_t> witness_length(const CircuitRuntime& rt) {
   return std::nullopt;
 }
 
-uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint) {
+bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt) {
+  if (!gpus.enabled()) return false;
+  if (rt.def.uses_zkey()) return gpus.zkey_capable();
+  return static_cast<bool>(rt.pce);
+}
+
+uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint, bool device_on_gpu) {
   uint64_t n = num_constraints_hint, vars = 0;
   if (rt.pce) {
     n = rt.pce->num_constraints();
@@ -64,6 +70,10 @@ uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint
   }
   const uint64_t m = poly::Domain::size_for(n == 0 ? 1 : n);
   const uint64_t fr = sizeof(Fr);
+  if (device_on_gpu) {
+    // The witness and the CPU G2 MSM's digits; a zkey's a, b, c are made on the host.
+    return vars * fr + vars * 16 + (256ull << 10) + (rt.def.uses_zkey() ? 3 * m * fr : 0);
+  }
   // witness; a, b, c at domain size (compute_h grows them in place) plus H; MSM digit scratch.
   uint64_t bytes = vars * fr + 4 * m * fr + vars * 16 + (256ull << 10);
   if (!rt.pce && !rt.def.uses_zkey()) bytes += 3 * n * fr;  // full synthesis: LC scratch, copies
@@ -154,10 +164,11 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
 }
 
 DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
-                               DeviceStageReport* report) {
+                               DeviceStageReport* report, const std::function<void()>& before_cpu) {
   DeviceStageReport local;
   DeviceStageReport& rep = report ? *report : local;
   auto on_cpu = [&] {
+    if (before_cpu) before_cpu();
     rep.backend = "cpu";
     return device_stage(rt, std::move(s), pool, nullptr);
   };

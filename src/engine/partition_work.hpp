@@ -6,6 +6,7 @@
 //                proof for zkey circuits;
 //   finalize     the randomizers and the proof's assembly (groth16::prove_finalize).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,8 +62,13 @@ struct DeviceStageOut {
 // runtime knows it.
 std::optional<uint64_t> witness_length(const CircuitRuntime& rt);
 
-// Bytes a partition holds at its peak (witness, a/b/c grown to the domain, H, MSM scratch).
-uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint);
+// Host bytes a partition holds at its peak: with its device stage on the CPU the witness, a/b/c
+// grown to the domain, H and MSM scratch; on a GPU (device_on_gpu: bellperson circuits with a
+// PCE, zkey circuits) only what stays on the host: the witness and the CPU G2 MSM's digits (a
+// zkey's a, b, c too, computed on the CPU). At 32 GiB: 23.4 GB vs 6.3 GB.
+uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint, bool device_on_gpu = false);
+// Whether device_stage_on would run this circuit's partitions on a GPU of `gpus` (barring errors).
+bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt);
 
 // Throws std::invalid_argument (a bad witness) or std::runtime_error. matvec = false leaves a, b, c
 // to the device stage (a GPU computes them from its resident PCE) when the PCE path is taken.
@@ -82,8 +88,10 @@ struct DeviceStageReport {
 // once: on the next device when there are several, else on the CPU; a second error fails the
 // partition with both messages. A circuit that does not fit the device runs on the CPU, unless
 // gpus.backend = "gpu", where that is an error.
+// `before_cpu`, when given, runs before the stage falls back to the CPU (the engine reserves the
+// memory the CPU path needs beyond the GPU path's there; it may throw to fail the partition).
 DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
-                               DeviceStageReport* report);
+                               DeviceStageReport* report, const std::function<void()>& before_cpu = {});
 // PoRep: checks a partition's proof against the public inputs a verifier derives from C1
 // (challenges from the seed, parents from the SDR graph). Returns an empty string when it verifies,
 // else why not.
