@@ -20,9 +20,10 @@ mkdir -p "$work"
 echo "== seal a random $size sector (C1 output: $work/c1-$size.json)"
 ./build/apps/cuzk/cuzk seal --sector-size "$size" --random --rng-seed "$(date +%s)" --wrapper \
   --out "$work/c1-$size.json" --json
-echo "== prove its C2 through the daemon"
+echo "== prove its C2 through the daemon (TEST-ONLY keys made on first use: srs.allow_test_keys)"
+printf '[srs]\nallow_test_keys = true\n' >"$work/cuzk.toml"
 ./build/apps/cuzk-bench/cuzk-bench --spawn-daemon ./build/apps/cuzk-daemon/cuzk-daemon --data-dir "$data" \
-  --spawn-timeout 60 single --c1 "$work/c1-$size.json" --proof-out "$work/proof-$size.bin" "$@"
+  --daemon-arg=--config="$work/cuzk.toml" --spawn-timeout 60 single --c1 "$work/c1-$size.json" --proof-out "$work/proof-$size.bin" "$@"
 echo "== the proof again, checked by cuzk verify --porep with the daemon's verifying key"
 ./build/apps/cuzk/cuzk verify --porep --c1 "$work/c1-$size.json" --vk "$data/params/porep_$size.vk" \
   --proof "$work/proof-$size.bin"

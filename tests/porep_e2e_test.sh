@@ -79,31 +79,40 @@ run 1 "$tmp/prove-flipped.log" "$cuzk" prove --porep --c1 "$tmp/c1-flipped.json"
 grep -q "comm_d" "$tmp/prove-flipped.log" || { echo "FAIL: no field named:"; cat "$tmp/prove-flipped.log"; fail=1; }
 [ -e "$tmp/flipped.bin" ] && { echo "FAIL: a proof was written for a flipped C1"; fail=1; }
 
-# Through the daemon, with the keys above placed where it looks for porep:2KiB's.
+# Through a daemon with the default configuration and no official parameter file: refused,
+# naming the file and the setting (no silent test-only keys).
+run 1 "$tmp/bench-nokeys.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data-nokeys" --spawn-timeout 60 \
+  single --c1 "$tmp/c1-other.json" --no-verify
+grep -q "v28-stacked-proof-of-replication.*srs.allow_test_keys" "$tmp/bench-nokeys.log" ||
+  { echo "FAIL: a missing official parameter file was not named:"; tail -5 "$tmp/bench-nokeys.log"; fail=1; }
+
+# Through the daemon, with the keys above placed where it looks for porep:2KiB's test-only keys
+# (srs.allow_test_keys = true).
+printf '[srs]\nallow_test_keys = true\n' >"$tmp/cuzk.toml"
 mkdir -p "$tmp/data/params"
 cp "$tmp/p.params" "$tmp/data/params/porep_2KiB.params"
 cp "$tmp/p.vk" "$tmp/data/params/porep_2KiB.vk"
-run 0 "$tmp/bench.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+run 0 "$tmp/bench.log" "$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 --json \
   single --c1 "$tmp/c1-other.json" --miner-id 1000 --proof-out "$tmp/daemon-proof.bin"
 grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
 run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
   --proof "$tmp/daemon-proof.bin"
 # cuzk-bench checks a C1 before sending it (usage error, naming the field); the daemon's own
 # refusal of the same C1 (INVALID_ARGUMENT at submit) is test_engine's BadRequests case.
-run 2 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 \
+run 2 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 \
   single --c1 "$tmp/c1-flipped.json" --no-verify
 grep -q "comm_d" "$tmp/bench-flipped.log" ||
   { echo "FAIL: cuzk-bench did not name the bad field:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
 
 # The wrapped C1 sent as another miner's sector (as Curio sends miner_id with the wrapper's
 # SectorNum): the daemon refuses it, its replica_id is not that sector's.
-"$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 single --c1 "$tmp/c1-other.json" \
+"$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 single --c1 "$tmp/c1-other.json" \
   --miner-id 1001 --no-verify >"$tmp/bench-miner.log" 2>&1 && { echo "FAIL: another miner's sector was proven"; fail=1; }
 grep -q "replica_id is not that of miner f01001" "$tmp/bench-miner.log" ||
   { echo "FAIL: the daemon did not refuse another miner's sector:"; tail -5 "$tmp/bench-miner.log"; fail=1; }
 
 # batch --c1: two PoRep proofs in flight at once, each verified by cuzk-bench (inputs re-derived).
-batch_out=$("$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+batch_out=$("$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 --json \
   batch --c1 "$tmp/c1-other.json" -c 2 -j 2 2>"$tmp/batch.err")
 rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: batch --c1 exited $rc: $batch_out"; tail -20 "$tmp/batch.err"; fail=1; }
@@ -111,7 +120,7 @@ for want in '"proofs": 2' '"failed": 0' '"verified": 2'; do
   echo "$batch_out" | grep -q "^  $want,\?\$" || { echo "FAIL: batch --c1: expected $want in: $batch_out"; fail=1; }
 done
 # The flipped C1: refused before anything is sent (usage error, the field named), no proof.
-batch_out=$("$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+batch_out=$("$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 --json \
   batch --c1 "$tmp/c1-flipped.json" -c 2 -j 2 2>"$tmp/batch-flipped.err")
 rc=$?
 [ "$rc" -eq 2 ] || { echo "FAIL: batch with a flipped C1 exited $rc, expected 2"; tail -5 "$tmp/batch-flipped.err"; fail=1; }

@@ -46,6 +46,7 @@ Config test_config(const std::string& dir, unsigned synth_workers = 1) {
   c.prover.workers = 1;
   c.prover.finalize_workers = 1;
   c.scheduler.completed_retention_s = 600;
+  c.srs.allow_test_keys = true;  // the PoRep cases prove with test-only keys
   EXPECT_TRUE(c.finalize().ok());
   return c;
 }

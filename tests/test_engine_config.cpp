@@ -135,6 +135,7 @@ TEST(EngineConfig, DefaultsFromXdgDataHome) {
   EXPECT_EQ(cfg->daemon.max_message_bytes, 256ull << 20);
   EXPECT_TRUE(cfg->daemon.metrics_listen.empty());
   EXPECT_TRUE(cfg->daemon.builtin_circuits);
+  EXPECT_FALSE(cfg->srs.allow_test_keys);  // no silent test-only keys
   EXPECT_EQ(cfg->memory.total_budget, 0u);
   EXPECT_EQ(cfg->memory.safety_margin, 5ull << 30);
   EXPECT_EQ(cfg->memory.eviction_min_idle_s, 300.0);
@@ -211,6 +212,7 @@ finalize_workers = 3
 param_dir = "/srv/params"
 preload = ["a", "b"]
 check_subgroups = true
+allow_test_keys = true
 
 [pce]
 dir = "/srv/pce"
@@ -268,6 +270,7 @@ zkey = "/k/d.zkey"
   EXPECT_EQ(c.srs.param_dir, "/srv/params");
   EXPECT_EQ(c.srs.preload, (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(c.srs.check_subgroups);
+  EXPECT_TRUE(c.srs.allow_test_keys);
   EXPECT_EQ(c.pce.dir, "/srv/pce");
   EXPECT_FALSE(c.pce.extract_on_first_use);
   EXPECT_FALSE(c.pce.verify_checksums);
@@ -559,8 +562,24 @@ TEST(CircuitRegistry, PorepKeysOfficialOrTestOnly) {
   cfg.pce.dir = dir.str() + "/pce";
   fs::create_directories(cfg.srs.param_dir);
   ASSERT_TRUE(cfg.finalize().ok());
+  const std::string stem =
+      cfg.srs.param_dir + "/" + cuzk::filecoin::porep_parameter_file_stem(cuzk::filecoin::default_seal_proof(2048));
+  {
+    // No official file and no srs.allow_test_keys: an error naming the file and the directory.
+    const cuzk::engine::CircuitRegistry reg(cfg);
+    EXPECT_FALSE(reg.test_keys_allowed());
+    auto d = reg.find("porep:2KiB");
+    ASSERT_FALSE(d.ok());
+    EXPECT_NE(d.error().find(fs::path(stem).filename().string() + ".params is not in the parameter directory " +
+                             cfg.srs.param_dir),
+              std::string::npos)
+        << d.error();
+    EXPECT_NE(d.error().find("srs.allow_test_keys = true"), std::string::npos) << d.error();
+  }
+  cfg.srs.allow_test_keys = true;
   {
     const cuzk::engine::CircuitRegistry reg(cfg);
+    EXPECT_TRUE(reg.test_keys_allowed());
     auto d = reg.find("porep:2KiB");
     ASSERT_TRUE(d.ok()) << d.error();
     EXPECT_EQ(d->source, cuzk::engine::CircuitSource::Porep);
@@ -572,8 +591,8 @@ TEST(CircuitRegistry, PorepKeysOfficialOrTestOnly) {
     EXPECT_FALSE(reg.find("porep:3KiB").ok());
     EXPECT_EQ(reg.find("porep:2048")->id, "porep:2KiB");
   }
-  const std::string stem =
-      cfg.srs.param_dir + "/" + cuzk::filecoin::porep_parameter_file_stem(cuzk::filecoin::default_seal_proof(2048));
+  // The official files, found whether or not test keys are allowed.
+  cfg.srs.allow_test_keys = false;
   std::ofstream(stem + ".params") << "x";
   std::ofstream(stem + ".vk") << "x";
   const cuzk::engine::CircuitRegistry reg(cfg);

@@ -37,6 +37,7 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
   j["pinned_memory_limit_bytes"] = s.pinned_memory_limit_bytes();
   j["daemon_rss_bytes"] = s.daemon_rss_bytes();
   j["daemon_peak_rss_bytes"] = s.daemon_peak_rss_bytes();
+  j["test_keys_allowed"] = s.test_keys_allowed();
   j["circuits"] = nlohmann::json::array();
   for (const auto& c : s.circuits()) j["circuits"].push_back(c);
   j["workers"] = nlohmann::json::array();
@@ -60,7 +61,8 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
     j["loaded_srs"].push_back({{"circuit_id", x.circuit_id()},
                                {"tier", tier_name(x.tier())},
                                {"size_bytes", x.size_bytes()},
-                               {"ref_count", x.ref_count()}});
+                               {"ref_count", x.ref_count()},
+                               {"test_only", x.test_only()}});
   }
   j["loaded_pce"] = nlohmann::json::array();
   for (const auto& x : s.loaded_pce()) {
@@ -98,6 +100,7 @@ void print_status(const v1::GetStatusResponse& s) {
   std::string circuits;
   for (const auto& c : s.circuits()) circuits += (circuits.empty() ? "" : ", ") + c;
   if (!circuits.empty()) kv.add("circuits", circuits);
+  if (s.test_keys_allowed()) kv.add("test keys", "ALLOWED (srs.allow_test_keys): PoRep proofs may use TEST-ONLY keys");
   std::cout << kv.render();
 
   auto section = [](const char* title, const Table& t) {
@@ -116,9 +119,10 @@ void print_status(const v1::GetStatusResponse& s) {
                 std::to_string(q.pending()), std::to_string(q.in_progress())});
   }
   section("queues", queues);
-  Table srs({"circuit", "tier", "size", "refs"});
+  Table srs({"circuit", "tier", "size", "refs", "keys"});
   for (const auto& x : s.loaded_srs()) {
-    srs.add({x.circuit_id(), tier_name(x.tier()), fmt_bytes(x.size_bytes()), std::to_string(x.ref_count())});
+    srs.add({x.circuit_id(), tier_name(x.tier()), fmt_bytes(x.size_bytes()), std::to_string(x.ref_count()),
+             x.test_only() ? "TEST-ONLY" : "file"});
   }
   section("srs", srs);
   Table pce({"circuit", "state", "size", "path"});

@@ -56,7 +56,10 @@ CircuitDef CircuitRegistry::porep_def(uint64_t sector_size) const {
 }
 
 CircuitRegistry::CircuitRegistry(const Config& config)
-    : builtins_(config.daemon.builtin_circuits), param_dir_(config.srs.param_dir), pce_dir_(config.pce.dir) {
+    : builtins_(config.daemon.builtin_circuits),
+      allow_test_keys_(config.srs.allow_test_keys),
+      param_dir_(config.srs.param_dir),
+      pce_dir_(config.pce.dir) {
   for (const CircuitSection& c : config.circuits) {
     CircuitDef d;
     d.id = c.id;
@@ -97,10 +100,12 @@ Result<CircuitDef> CircuitRegistry::find(const std::string& id) const {
       return make_error("circuit id " + short_quote(id) + ": " + e.what());
     }
     CircuitDef d = porep_def(size);
-    if (d.test_setup && !builtins_) {
-      return make_error("circuit '" + d.id + "': no parameter file " + d.params_path +
-                        " and test-only keys are disabled (daemon.builtin_circuits = false); put the official "
-                        ".params/.vk in the parameter directory or configure [[circuits]]");
+    if (d.test_setup && !allow_test_keys_) {
+      const std::string official = filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(size));
+      return make_error("circuit '" + d.id + "': the official parameter file " + official +
+                        ".params is not in the parameter directory " + param_dir_ +
+                        " (srs.param_dir); put the official .params and .vk there, or set srs.allow_test_keys = "
+                        "true for TEST-ONLY keys whose proofs no chain accepts");
     }
     return d;
   }

@@ -52,15 +52,18 @@ class CircuitRegistry {
   // Configured ids (built-ins by name are not listed: there are too many).
   std::vector<std::string> ids() const;
   bool builtins_enabled() const { return builtins_; }
+  bool test_keys_allowed() const { return allow_test_keys_; }
 
  private:
   CircuitDef builtin_def(const std::string& id, const circuits::BuiltinSpec& spec) const;
   // "porep:<size>": keys from the official parameter file in the parameter directory when it is
-  // there (filecoin's v28 name), else test-only keys cached there.
+  // there (filecoin's v28 name), else test-only keys cached there (find() refuses those unless
+  // srs.allow_test_keys).
   CircuitDef porep_def(uint64_t sector_size) const;
 
   std::map<std::string, CircuitDef> defs_;
   bool builtins_ = true;
+  bool allow_test_keys_ = false;
   std::string param_dir_, pce_dir_;
 };
 

@@ -297,7 +297,8 @@ std::vector<Field> prover_fields(ProverSection& s) {
 std::vector<Field> srs_fields(SrsSection& s) {
   return {{"param_dir", set_string(s.param_dir)},
           {"preload", set_string_array(s.preload)},
-          {"check_subgroups", set_bool(s.check_subgroups)}};
+          {"check_subgroups", set_bool(s.check_subgroups)},
+          {"allow_test_keys", set_bool(s.allow_test_keys)}};
 }
 std::vector<Field> pce_fields(PceSection& s) {
   return {{"dir", set_string(s.dir)},

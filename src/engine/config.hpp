@@ -66,6 +66,10 @@ struct SrsSection {
   std::string param_dir;             // default: <data_dir>/params
   std::vector<std::string> preload;  // circuit ids loaded at start
   bool check_subgroups = false;      // slow at tens of GiB
+  // TEST-ONLY keys for production circuits (porep:*) whose official files are missing. Off: such a
+  // circuit is an error naming the file, so a misplaced parameter directory never yields proofs that
+  // no chain accepts. Built-in test circuits (chain:N, filecoin-like:N) always use test keys.
+  bool allow_test_keys = false;
 };
 
 struct PceSection {

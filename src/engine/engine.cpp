@@ -229,6 +229,13 @@ void Engine::start() {
       "lookahead={}",
       gib(budget_.limit()), synth_workers, synth_threads, config_.prover.workers, config_.prover.finalize_workers,
       config_.synthesis.lookahead);
+  if (registry_.test_keys_allowed()) {
+    spdlog::warn(
+        "srs_test_keys_allowed: srs.allow_test_keys = true: PoRep circuits without official parameter files in {} "
+        "get TEST-ONLY keys from a public seed; their proofs are rejected by the chain. Never set it on a "
+        "production host.",
+        config_.srs.param_dir);
+  }
   const size_t scanned = pce_.scan();
   spdlog::info("pce_scan dir={} loaded={}", config_.pce.dir, scanned);
   for (const std::string& id : config_.srs.preload) {
@@ -960,6 +967,7 @@ Outcome<VerifyingKeyInfo> Engine::verifying_key(const std::string& circuit_id) {
 EngineStatus Engine::status() {
   EngineStatus s;
   s.srs = srs_.status();
+  s.test_keys_allowed = registry_.test_keys_allowed();
   s.pce = pce_.status();
   s.circuits = registry_.ids();
   s.memory_used_bytes = budget_.used();

@@ -100,6 +100,7 @@ struct SrsInfo {
   int tier = 0;  // 0 HOT (in memory), 1 WARM, 2 COLD
   uint64_t size_bytes = 0;
   uint32_t ref_count = 0;
+  bool test_only = false;  // keys from the TEST-ONLY setup (a public seed)
 };
 
 struct PceInfoStatus {
@@ -135,6 +136,7 @@ struct EngineStatus {
   uint64_t uptime_seconds = 0;
   uint64_t memory_used_bytes = 0, memory_limit_bytes = 0;
   uint64_t rss_bytes = 0, peak_rss_bytes = 0;
+  bool test_keys_allowed = false;  // srs.allow_test_keys
 };
 
 struct PreloadResult {

@@ -128,6 +128,7 @@ Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const st
 
   auto entry = std::make_shared<SrsEntry>();
   entry->circuit_id = def.id;
+  entry->test_only = def.test_setup;
   if (def.uses_zkey()) {
     groth16::ZkeyOptions zo;
     zo.check_all_subgroups = options_.check_subgroups;
@@ -215,7 +216,8 @@ std::vector<SrsInfo> SrsManager::status() const {
   std::vector<SrsInfo> out;
   for (const auto& [id, slot] : slots_) {
     if (!slot.entry) continue;
-    out.push_back(SrsInfo{id, 0, slot.entry->bytes, static_cast<uint32_t>(slot.entry.use_count() - 1)});
+    out.push_back(
+        SrsInfo{id, 0, slot.entry->bytes, static_cast<uint32_t>(slot.entry.use_count() - 1), slot.entry->test_only});
   }
   return out;
 }

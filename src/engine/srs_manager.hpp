@@ -33,6 +33,7 @@ struct SrsEntry {
   groth16::VerifyingKey zkey_vk;                  // the zkey's vk in bellperson form
   uint64_t bytes = 0;                             // in memory
   double load_seconds = 0;
+  bool test_only = false;  // made (or cached) by the TEST-ONLY setup
 
   const groth16::VerifyingKey& vk() const;  // pk->vk, or the zkey's vk in bellperson form
   uint32_t num_public_inputs() const;       // without ONE

@@ -300,6 +300,7 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
                                                        : v1::SRSStatus::COLD);
     out->set_size_bytes(srs.size_bytes);
     out->set_ref_count(srs.ref_count);
+    out->set_test_only(srs.test_only);
   }
   for (const auto& q : s.queues) {
     auto* out = r->add_queues();
@@ -326,6 +327,7 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
     out->set_busy_seconds(w.busy_seconds);
   }
   for (const auto& c : s.circuits) r->add_circuits(c);
+  r->set_test_keys_allowed(s.test_keys_allowed);
   r->set_total_proofs_completed(s.completed);
   r->set_total_proofs_failed(s.failed);
   r->set_total_proofs_cancelled(s.cancelled);
