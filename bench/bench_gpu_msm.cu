@@ -22,6 +22,7 @@
 #include "ec/msm.hpp"
 #include "gpu/device.hpp"
 #include "gpu/msm.hpp"
+#include "util/tuning.hpp"
 
 using namespace cuzk;
 
@@ -79,8 +80,10 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
       if (!variant.empty()) {
         unsigned p = 1, r = 256;
         std::sscanf(variant.c_str(), "p%ur%u", &p, &r);
-        setenv("CUZK_GPU_MSM_PREFETCH", p ? "1" : "0", 1);
-        setenv("CUZK_GPU_MSM_REDUCE_THREADS", std::to_string(r).c_str(), 1);
+        Tuning t = tuning();
+        t.gpu_msm_prefetch = p != 0;
+        t.gpu_msm_reduce_threads = r;
+        set_tuning(t);
         std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM\n", name, variant.c_str(), p, r);
       }
       bench_engine<C>(name, *db, scalars, min_log, max_log, runs);

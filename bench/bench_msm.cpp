@@ -59,7 +59,6 @@ MsmConfig env_config() {
   if (const char* v = std::getenv("CUZK_MSM_SPLITS")) c.splits = static_cast<unsigned>(std::atoi(v));
   if (const char* v = std::getenv("CUZK_MSM_BATCH")) c.batch = static_cast<unsigned>(std::atoi(v));
   if (const char* v = std::getenv("CUZK_MSM_JACOBIAN")) c.jacobian_buckets = std::atoi(v) != 0;
-  if (const char* v = std::getenv("CUZK_MSM_SIMD")) fq_ifma::set_enabled(std::atoi(v) != 0);
   if (const char* v = std::getenv("CUZK_MSM_GLV"); v && std::atoi(v) == 1) c.endo = MsmEndo::kOn;
   return c;
 }

@@ -25,6 +25,7 @@
 #include "pce/build.hpp"
 #include "poly/domain.hpp"
 #include "test_helpers.hpp"
+#include "util/tuning.hpp"
 
 namespace {
 
@@ -666,6 +667,24 @@ TEST(EngineGpuPool, IdleDeviceProversLetTheHostBudgetEvictTheirKeys) {
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}") +
                 metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"),
             2);
+}
+
+TEST(Engine, TuningIsAppliedAndReported) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.tuning.matvec_stream = false;
+  {
+    Engine engine(cfg);
+    engine.start();
+    EXPECT_FALSE(tuning().matvec_stream);  // the process's kernels now use it
+    const EngineStatus st = engine.status();
+    ASSERT_EQ(st.tuning.size(), 5u);
+    EXPECT_EQ(st.tuning[2], "matvec_stream=false (config)");
+    EXPECT_EQ(st.tuning[1], "msm_glv=true (default)");
+    // Proofs are the same with ordinary stores.
+    expect_valid(engine, prove_now(engine, "chain:2^9", 1, 31), "chain:2^9");
+  }
+  set_tuning(Tuning{});
 }
 
 TEST(EngineGpuPool, ARecentlyUsedProverSurvivesMemoryPressure) {

@@ -602,3 +602,65 @@ TEST(CircuitRegistry, PorepKeysOfficialOrTestOnly) {
   EXPECT_EQ(d->params_path, stem + ".params");
   EXPECT_EQ(d->vk_path, stem + ".vk");
 }
+
+// [tuning]: the kernels' switches as data; the environment overrides them, read in one place.
+TEST(Config, TuningSection) {
+  auto cfg = parse_config(
+      "[tuning]\nmsm_simd = false\nmatvec_stream = false\ngpu_msm_reduce_threads = 512\ngpu_msm_prefetch = "
+      "\"auto\"\n",
+      "t.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  EXPECT_FALSE(cfg->tuning.msm_simd);
+  EXPECT_TRUE(cfg->tuning.msm_glv);
+  EXPECT_FALSE(cfg->tuning.matvec_stream);
+  EXPECT_EQ(cfg->tuning.gpu_msm_reduce_threads, 512u);
+  EXPECT_FALSE(cfg->tuning.gpu_msm_prefetch.has_value());
+  cfg = parse_config("[tuning]\ngpu_msm_prefetch = false\ngpu_msm_reduce_threads = \"auto\"\n", "t.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  EXPECT_EQ(cfg->tuning.gpu_msm_prefetch, false);
+  EXPECT_FALSE(cfg->tuning.gpu_msm_reduce_threads.has_value());
+  std::string e = parse_error("[tuning]\ngpu_msm_reduce_threads = 8\n");
+  EXPECT_TRUE(contains(e, "tuning.gpu_msm_reduce_threads: expected \"auto\" or an integer 32..4096")) << e;
+  e = parse_error("[tuning]\nmsm_glv = \"no\"\n");
+  EXPECT_TRUE(contains(e, "tuning.msm_glv: expected a boolean")) << e;
+  e = parse_error("[tuning]\ngpu_msm_prefetch = 2\n");
+  EXPECT_TRUE(contains(e, "expected true, false or \"auto\"")) << e;
+  e = parse_error("[tuning]\nmsm_simdd = true\n");
+  EXPECT_TRUE(contains(e, "did you mean 'msm_simd'")) << e;
+}
+
+TEST(Config, TuningEnvironmentOverrides) {
+  {
+    EnvVar glv("CUZK_MSM_GLV", "0"), red("CUZK_GPU_MSM_REDUCE_THREADS", "1024"), simd("CUZK_MSM_SIMD", nullptr);
+    cuzk::Tuning t;
+    t.msm_simd = false;  // as a config would say
+    const auto applied = cuzk::apply_env_tuning(t);
+    EXPECT_FALSE(t.msm_glv);
+    EXPECT_FALSE(t.msm_simd);  // no variable: the config's value stays
+    EXPECT_EQ(t.gpu_msm_reduce_threads, 1024u);
+    ASSERT_EQ(applied.size(), 2u);
+    const auto all = cuzk::describe_tuning(t, applied, "config");
+    ASSERT_EQ(all.size(), 5u);
+    EXPECT_EQ(all[1].key, "msm_glv");
+    EXPECT_EQ(all[1].source, "CUZK_MSM_GLV");
+    EXPECT_EQ(all[0].source, "config");
+    EXPECT_EQ(all[4].value, "auto");
+  }
+  for (const char* bad : {"2", "yes", ""}) {
+    EnvVar v("CUZK_MATVEC_STREAM", bad);
+    cuzk::Tuning t;
+    if (*bad == '\0') {
+      EXPECT_NO_THROW(cuzk::apply_env_tuning(t));  // empty: unset
+      continue;
+    }
+    try {
+      cuzk::apply_env_tuning(t);
+      ADD_FAILURE() << "CUZK_MATVEC_STREAM=" << bad << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_TRUE(contains(e.what(), "CUZK_MATVEC_STREAM")) << e.what();
+    }
+  }
+  EnvVar v("CUZK_GPU_MSM_REDUCE_THREADS", "31");
+  cuzk::Tuning t;
+  EXPECT_THROW(cuzk::apply_env_tuning(t), std::invalid_argument);
+}

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "util/paths.hpp"
+
 namespace cuzk::bench {
 
 namespace {
@@ -72,16 +74,8 @@ Result<Resp> unary(std::string_view rpc, const std::string& address, std::chrono
 
 }  // namespace
 
-std::string default_data_dir() {
-  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg != '\0') {
-    return std::string(xdg) + "/cuzk";
-  }
-  const char* home = std::getenv("HOME");
-  return std::string(home != nullptr && *home != '\0' ? home : ".") + "/.local/share/cuzk";
-}
-
 std::string default_address() {
-  return "unix://" + default_data_dir() + "/cuzk.sock";
+  return cuzk::default_socket_address();  // the daemon's own default (util/paths.hpp)
 }
 
 Result<std::string> grpc_target(std::string_view address) {

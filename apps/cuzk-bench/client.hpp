@@ -23,9 +23,7 @@ namespace cuzk::bench {
 
 namespace v1 = ::cuzk::v1;
 
-// $XDG_DATA_HOME/cuzk, or ~/.local/share/cuzk.
-std::string default_data_dir();
-// unix://<default_data_dir()>/cuzk.sock
+// The daemon's default socket: unix://<cuzk::default_data_dir()>/cuzk.sock (util/paths.hpp).
 std::string default_address();
 
 // The gRPC target for a user-given address; an error for an empty or malformed one.

@@ -38,6 +38,8 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
   j["daemon_rss_bytes"] = s.daemon_rss_bytes();
   j["daemon_peak_rss_bytes"] = s.daemon_peak_rss_bytes();
   j["test_keys_allowed"] = s.test_keys_allowed();
+  j["tuning"] = nlohmann::json::array();
+  for (const auto& t : s.tuning()) j["tuning"].push_back(t);
   j["circuits"] = nlohmann::json::array();
   for (const auto& c : s.circuits()) j["circuits"].push_back(c);
   j["workers"] = nlohmann::json::array();
@@ -100,6 +102,9 @@ void print_status(const v1::GetStatusResponse& s) {
   std::string circuits;
   for (const auto& c : s.circuits()) circuits += (circuits.empty() ? "" : ", ") + c;
   if (!circuits.empty()) kv.add("circuits", circuits);
+  std::string tuning;
+  for (const auto& t : s.tuning()) tuning += (tuning.empty() ? "" : ", ") + t;
+  if (!tuning.empty()) kv.add("tuning", tuning);
   if (s.test_keys_allowed()) kv.add("test keys", "ALLOWED (srs.allow_test_keys): PoRep proofs may use TEST-ONLY keys");
   std::cout << kv.render();
 

@@ -169,7 +169,15 @@ std::string config_to_toml(const Config& c) {
     << "verify_checksums = " << toml_bool(c.pce.verify_checksums) << "\n\n";
   o << "[logging]\n"
     << "level = " << toml_string(c.logging.level) << "\n"
-    << "format = " << toml_string(c.logging.format) << "\n";
+    << "format = " << toml_string(c.logging.format) << "\n\n";
+  o << "[tuning]\n"
+    << "msm_simd = " << toml_bool(c.tuning.msm_simd) << "\n"
+    << "msm_glv = " << toml_bool(c.tuning.msm_glv) << "\n"
+    << "matvec_stream = " << toml_bool(c.tuning.matvec_stream) << "\n"
+    << "gpu_msm_reduce_threads = "
+    << (c.tuning.gpu_msm_reduce_threads ? std::to_string(*c.tuning.gpu_msm_reduce_threads) : "\"auto\"") << "\n"
+    << "gpu_msm_prefetch = " << (c.tuning.gpu_msm_prefetch ? toml_bool(*c.tuning.gpu_msm_prefetch) : "\"auto\"")
+    << "\n";
   for (const auto& circuit : c.circuits) {
     o << "\n[[circuits]]\nid = " << toml_string(circuit.id) << "\n";
     const std::pair<const char*, const std::string*> files[] = {

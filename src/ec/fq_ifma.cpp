@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "ff/bls12_381.hpp"
+#include "util/tuning.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CUZK_FQ_IFMA_AVAILABLE 1
@@ -42,20 +43,16 @@ namespace cuzk::ec::fq_ifma {
 using ff::Fq;
 
 namespace {
-// Default on; the environment variable CUZK_MSM_SIMD=0 switches the kernels off for the whole
-// process (an escape hatch that needs no rebuild, and lets any test run on the scalar path).
-bool env_default() {
-  const char* v = std::getenv("CUZK_MSM_SIMD");
-  return !(v && v[0] == '0' && v[1] == 0);
-}
-std::atomic<bool> g_enabled{env_default()};
+// On unless set_enabled(false) or tuning().msm_simd is off ([tuning] msm_simd, CUZK_MSM_SIMD=0: an
+// escape hatch that needs no rebuild, and lets any test run on the scalar path).
+std::atomic<bool> g_enabled{true};
 }  // namespace
 
 void set_enabled(bool enabled) {
   g_enabled.store(enabled, std::memory_order_relaxed);
 }
 bool active() {
-  return g_enabled.load(std::memory_order_relaxed) && cpu_supported();
+  return g_enabled.load(std::memory_order_relaxed) && tuning().msm_simd && cpu_supported();
 }
 
 #if !defined(CUZK_FQ_IFMA_AVAILABLE)

@@ -9,6 +9,7 @@
 #include "ec/fq_ifma.hpp"
 #include "ec/msm_pippenger.hpp"
 #include "util/rng.hpp"
+#include "util/tuning.hpp"
 
 namespace cuzk::ec {
 
@@ -27,11 +28,7 @@ unsigned msm_num_windows(unsigned c, bool endo) {
 }
 
 bool msm_endo_default() {
-  static const bool on = [] {
-    const char* v = std::getenv("CUZK_MSM_GLV");
-    return !(v && v[0] == '0' && v[1] == 0);
-  }();
-  return on;
+  return tuning().msm_glv;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include <system_error>
 
 #include "circuits/builtin.hpp"
+#include "util/paths.hpp"
 
 namespace cuzk::engine {
 
@@ -308,23 +309,52 @@ std::vector<Field> pce_fields(PceSection& s) {
 std::vector<Field> logging_fields(LoggingSection& s) {
   return {{"level", set_string(s.level)}, {"format", set_string(s.format)}};
 }
+// "auto" or a value: unset std::optional for "auto".
+Setter set_auto_bool(std::optional<bool>& dst) {
+  return [&dst](const toml::node& n) -> Result<bool> {
+    if (const auto* s = n.as_string(); s && s->get() == "auto") {
+      dst.reset();
+      return true;
+    }
+    const auto* v = n.as_boolean();
+    if (!v) return make_error("expected true, false or \"auto\", got " + describe(n));
+    dst = v->get();
+    return true;
+  };
+}
+Setter set_auto_unsigned(std::optional<unsigned>& dst, unsigned lo, unsigned hi) {
+  return [&dst, lo, hi](const toml::node& n) -> Result<bool> {
+    if (const auto* s = n.as_string(); s && s->get() == "auto") {
+      dst.reset();
+      return true;
+    }
+    auto v = to_unsigned(n);
+    if (!v || *v < lo || *v > hi) {
+      return make_error("expected \"auto\" or an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+                        describe(n));
+    }
+    dst = *v;
+    return true;
+  };
+}
+std::vector<Field> tuning_fields(Tuning& s) {
+  return {{"msm_simd", set_bool(s.msm_simd)},
+          {"msm_glv", set_bool(s.msm_glv)},
+          {"matvec_stream", set_bool(s.matvec_stream)},
+          {"gpu_msm_reduce_threads", set_auto_unsigned(s.gpu_msm_reduce_threads, 32, 4096)},
+          {"gpu_msm_prefetch", set_auto_bool(s.gpu_msm_prefetch)}};
+}
 std::vector<Field> circuit_fields(CircuitSection& s) {
   return {{"id", set_string(s.id)},     {"builtin", set_string(s.builtin)},    {"pce", set_string(s.pce)},
           {"r1cs", set_string(s.r1cs)}, {"params", set_string(s.params)},      {"vk", set_string(s.vk)},
           {"zkey", set_string(s.zkey)}, {"test_setup", set_bool(s.test_setup)}};
 }
 
-constexpr const char* kSections = "daemon, memory, gpus, scheduler, synthesis, prover, srs, pce, logging, [[circuits]]";
+constexpr const char* kSections =
+    "daemon, memory, gpus, scheduler, synthesis, prover, srs, pce, logging, tuning, [[circuits]]";
 
 // ---------------------------------------------------------------------------------------------
 // finalize() helpers
-
-std::string default_data_dir() {
-  // XDG: a relative $XDG_DATA_HOME is invalid and must be ignored.
-  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && xdg[0] == '/') return std::string(xdg) + "/cuzk";
-  if (const char* home = std::getenv("HOME"); home && home[0] != '\0') return std::string(home) + "/.local/share/cuzk";
-  return "/tmp/cuzk-" + std::to_string(getuid());
-}
 
 // Checks "unix:///abs/path" (when allow_unix) or "host:port"; a non-loopback TCP host needs
 // daemon.allow_remote, because the proving API has no authentication.
@@ -596,7 +626,8 @@ Result<Config> parse_config(std::string_view toml_text, std::string_view source)
       {"prover", prover_fields(cfg.prover)},
       {"srs", srs_fields(cfg.srs)},
       {"pce", pce_fields(cfg.pce)},
-      {"logging", logging_fields(cfg.logging)}};
+      {"logging", logging_fields(cfg.logging)},
+      {"tuning", tuning_fields(cfg.tuning)}};
 
   for (const auto& [key, node] : root) {
     const std::string name(key.str());

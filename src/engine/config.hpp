@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "util/result.hpp"
+#include "util/tuning.hpp"
 
 namespace cuzk::engine {
 
@@ -107,6 +108,7 @@ struct Config {
   SrsSection srs;
   PceSection pce;
   LoggingSection logging;
+  Tuning tuning;  // [tuning]: the kernels' switches (util/tuning.hpp); environment variables override
   std::vector<CircuitSection> circuits;
 
   // Fills defaults that depend on the environment (data_dir, listen, param_dir, pce dir) and

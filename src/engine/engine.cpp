@@ -213,6 +213,7 @@ Engine::~Engine() {
 // ---- start / stop ----
 
 void Engine::start() {
+  apply_tuning();
   if (config_.prover.threads != 0) ThreadPool::set_global_threads(config_.prover.threads);
   const unsigned hw = std::max(1u, hardware_threads());
   const unsigned synth_workers = config_.synthesis.workers != 0 ? config_.synthesis.workers : 2;
@@ -345,6 +346,27 @@ bool Engine::release_slot() {
   }
   slot_cv_.notify_one();
   return true;
+}
+
+// ---- tuning: the config's [tuning], the environment's overrides, set once for the process ----
+
+void Engine::apply_tuning() {
+  Tuning t = config_.tuning;
+  const std::vector<TuningValue> env = apply_env_tuning(t);  // throws on a malformed variable
+  set_tuning(t);
+  const Tuning defaults;
+  const bool from_config[] = {config_.tuning.msm_simd != defaults.msm_simd, config_.tuning.msm_glv != defaults.msm_glv,
+                              config_.tuning.matvec_stream != defaults.matvec_stream,
+                              config_.tuning.gpu_msm_reduce_threads.has_value(),
+                              config_.tuning.gpu_msm_prefetch.has_value()};
+  std::vector<TuningValue> all = describe_tuning(t, env, "default");
+  tuning_lines_.clear();
+  for (size_t i = 0; i < all.size(); ++i) {
+    TuningValue& v = all[i];
+    if (v.source == "default" && i < std::size(from_config) && from_config[i]) v.source = "config";
+    tuning_lines_.push_back(v.key + "=" + v.value + " (" + v.source + ")");
+    spdlog::info("tuning {}={} source={}", v.key, v.value, v.source);
+  }
 }
 
 // ---- keys for built-in circuits (test-only setup) ----
@@ -968,6 +990,7 @@ EngineStatus Engine::status() {
   EngineStatus s;
   s.srs = srs_.status();
   s.test_keys_allowed = registry_.test_keys_allowed();
+  s.tuning = tuning_lines_;
   s.pce = pce_.status();
   s.circuits = registry_.ids();
   s.memory_used_bytes = budget_.used();

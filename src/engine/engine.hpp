@@ -80,6 +80,8 @@ class Engine final : public EngineApi {
   };
 
   Result<bool> make_test_keys(const CircuitDef& def);
+  // Sets the process's kernel tuning from config_.tuning and the environment; logs every value.
+  void apply_tuning();
   void loader_loop(WorkerState& w);
   void synth_loop(WorkerState& w, unsigned index);
   void prover_loop(WorkerState& w, size_t gpu_slot);
@@ -133,7 +135,8 @@ class Engine final : public EngineApi {
   std::vector<std::thread> threads_;
   std::unique_ptr<ThreadPoolSet> pools_;
   GpuPoolSetup gpu_setup_;
-  std::unique_ptr<GpuPool> gpus_;  // made by start()
+  std::vector<std::string> tuning_lines_;  // "key=value (source)", for status()
+  std::unique_ptr<GpuPool> gpus_;          // made by start()
 };
 
 }  // namespace cuzk::engine

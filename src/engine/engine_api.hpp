@@ -132,6 +132,7 @@ struct EngineStatus {
   std::vector<QueueInfo> queues;
   std::vector<WorkerInfo> workers;
   std::vector<std::string> circuits;
+  std::vector<std::string> tuning;  // "key=value (source)", every [tuning] key
   uint64_t completed = 0, failed = 0, cancelled = 0;
   uint64_t uptime_seconds = 0;
   uint64_t memory_used_bytes = 0, memory_limit_bytes = 0;

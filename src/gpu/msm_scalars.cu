@@ -6,6 +6,7 @@
 #include "gpu/bls12_381.cuh"
 #include "gpu/cuda_error.hpp"
 #include "gpu/msm_internal.hpp"
+#include "util/tuning.hpp"
 
 namespace cuzk::gpu::msm_detail {
 namespace {
@@ -106,22 +107,14 @@ unsigned choose_window_bits(size_t m) {
   return best;
 }
 
-namespace {
-unsigned env_unsigned(const char* name, unsigned dflt, unsigned lo, unsigned hi) {
-  const char* e = std::getenv(name);
-  if (e == nullptr) return dflt;
-  const unsigned long v = std::strtoul(e, nullptr, 10);
-  return v < lo || v > hi ? dflt : static_cast<unsigned>(v);
-}
-}  // namespace
-
+// [tuning] gpu_msm_reduce_threads / gpu_msm_prefetch (util/tuning.hpp; their environment
+// variables override the config).
 unsigned reduce_threads_per_sm(unsigned dflt) {
-  return env_unsigned("CUZK_GPU_MSM_REDUCE_THREADS", dflt, 32, 4096);
+  return tuning().gpu_msm_reduce_threads.value_or(dflt);
 }
 
 bool prefetch_bases(bool dflt) {
-  const char* e = std::getenv("CUZK_GPU_MSM_PREFETCH");  // read per engine: the benchmark compares both
-  return e == nullptr ? dflt : std::string(e) != "0";
+  return tuning().gpu_msm_prefetch.value_or(dflt);
 }
 
 int sm_count() {

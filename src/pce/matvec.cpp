@@ -9,6 +9,8 @@
 #include <string>
 #include <type_traits>
 
+#include "util/tuning.hpp"
+
 namespace cuzk::pce {
 
 const char* to_string(MatVecKernel k) {
@@ -239,13 +241,9 @@ void run_task(const Pce& pce, Witness z, const Task& task, Fr* const outs[3]) {
   if constexpr (Stream) _mm_sfence();  // streamed stores are weakly ordered: publish before the join
 }
 
-// CUZK_MATVEC_STREAM=0|1 overrides the default store kind (for measurements).
+// [tuning] matvec_stream / CUZK_MATVEC_STREAM=0|1 (util/tuning.hpp): the store kind.
 bool stream_stores() {
-  static const bool on = [] {
-    const char* e = std::getenv("CUZK_MATVEC_STREAM");
-    return e == nullptr ? true : std::strcmp(e, "0") != 0;
-  }();
-  return on;
+  return tuning().matvec_stream;
 }
 
 }  // namespace

@@ -328,6 +328,7 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
   }
   for (const auto& c : s.circuits) r->add_circuits(c);
   r->set_test_keys_allowed(s.test_keys_allowed);
+  for (const auto& t : s.tuning) r->add_tuning(t);
   r->set_total_proofs_completed(s.completed);
   r->set_total_proofs_failed(s.failed);
   r->set_total_proofs_cancelled(s.cancelled);
