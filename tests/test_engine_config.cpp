@@ -664,3 +664,19 @@ TEST(Config, TuningEnvironmentOverrides) {
   cuzk::Tuning t;
   EXPECT_THROW(cuzk::apply_env_tuning(t), std::invalid_argument);
 }
+
+// A knob the chosen backend would ignore is an error, not a silent no-op.
+TEST(Config, IgnoredKnobsAreErrors) {
+  for (const char* k : {"devices = [0]", "workers_per_device = 2", "g2_msm = \"cpu\"", "msm_table_bits = 20"}) {
+    const std::string e = finalize_error(std::string("[gpus]\nbackend = \"cpu\"\n") + k + "\n");
+    const std::string key = std::string("gpus.") + std::string(k).substr(0, std::string(k).find(' '));
+    EXPECT_TRUE(contains(e, key + " has no effect with gpus.backend = \"cpu\"")) << k << ": " << e;
+  }
+  std::string e = finalize_error("[gpus]\nbackend = \"gpu\"\n[prover]\nworkers = 2\n");
+  EXPECT_TRUE(contains(e, "prover.workers has no effect with gpus.backend = \"gpu\"")) << e;
+  EXPECT_TRUE(contains(e, "gpus.workers_per_device")) << e;
+  // Where they apply, or may (auto decides at start and logs config_ignored), they are fine.
+  EXPECT_EQ(finalize_error("[gpus]\nbackend = \"cpu\"\n[prover]\nworkers = 2\n"), "");
+  EXPECT_EQ(finalize_error("[gpus]\nbackend = \"gpu\"\nworkers_per_device = 2\nmsm_table_bits = 20\n"), "");
+  EXPECT_EQ(finalize_error("[gpus]\nmsm_table_bits = 20\n[prover]\nworkers = 2\n"), "");
+}

@@ -576,6 +576,21 @@ Result<bool> Config::finalize() {
   if (gpus.backend != "auto" && gpus.backend != "gpu" && gpus.backend != "cpu") {
     return make_error("gpus.backend = \"" + gpus.backend + "\": expected \"auto\", \"gpu\" or \"cpu\"");
   }
+  // Knobs that the chosen backend would ignore are errors rather than silent no-ops.
+  if (gpus.backend == "cpu") {
+    for (const char* k : {"gpus.devices", "gpus.workers_per_device", "gpus.g2_msm", "gpus.msm_table_bits"}) {
+      if (explicit_keys.count(k)) {
+        return make_error(std::string(k) +
+                          " has no effect with gpus.backend = \"cpu\" (nothing runs on a GPU); remove "
+                          "it or set gpus.backend = \"auto\" or \"gpu\"");
+      }
+    }
+  }
+  if (gpus.backend == "gpu" && explicit_keys.count("prover.workers")) {
+    return make_error(
+        "prover.workers has no effect with gpus.backend = \"gpu\" (the GPU prover workers are "
+        "gpus.workers_per_device per device); remove it or set gpus.workers_per_device");
+  }
   if (gpus.g2_msm != "gpu" && gpus.g2_msm != "cpu") {
     return make_error("gpus.g2_msm = \"" + gpus.g2_msm + "\": expected \"gpu\" or \"cpu\"");
   }
@@ -665,6 +680,7 @@ Result<Config> parse_config(std::string_view toml_text, std::string_view source)
                         describe(node));
     }
     if (auto r = read_table(*t, source, name, it->second); !r) return make_error(r.error());
+    for (const auto& [key, value] : *t) cfg.explicit_keys.insert(name + "." + std::string(key.str()));
   }
   return cfg;
 }

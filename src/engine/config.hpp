@@ -4,6 +4,7 @@
 // plus `prover` and `[[circuits]]`. Every key is optional; unknown keys and sections are errors
 // (a typo must not silently fall back to a default), and so are malformed sizes and durations.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,6 +111,9 @@ struct Config {
   LoggingSection logging;
   Tuning tuning;  // [tuning]: the kernels' switches (util/tuning.hpp); environment variables override
   std::vector<CircuitSection> circuits;
+  // "section.key" of every key the file set (parse_config), to tell a knob that was set but would
+  // be ignored (an error in finalize) from a default.
+  std::set<std::string> explicit_keys;
 
   // Fills defaults that depend on the environment (data_dir, listen, param_dir, pce dir) and
   // checks cross-field rules (listen syntax, remote TCP needs allow_remote, circuit ids unique

@@ -237,6 +237,17 @@ void Engine::start() {
         "production host.",
         config_.srs.param_dir);
   }
+  // Under gpus.backend = "auto" whether the GPUs prove is known only now: say which knobs idle.
+  if (gpus_->enabled() && config_.explicit_keys.count("prover.workers")) {
+    spdlog::warn("config_ignored key=prover.workers reason=\"the GPUs prove here: gpus.workers_per_device applies\"");
+  }
+  if (!gpus_->enabled()) {
+    for (const char* k : {"gpus.devices", "gpus.workers_per_device", "gpus.g2_msm", "gpus.msm_table_bits"}) {
+      if (config_.explicit_keys.count(k)) {
+        spdlog::warn("config_ignored key={} reason=\"no GPU proves here ({})\"", k, gpus_->reason());
+      }
+    }
+  }
   const size_t scanned = pce_.scan();
   spdlog::info("pce_scan dir={} loaded={}", config_.pce.dir, scanned);
   for (const std::string& id : config_.srs.preload) {
