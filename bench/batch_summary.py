@@ -12,3 +12,9 @@ for path in sys.argv[1:]:
           f"latency p50 {r['latency_p50_ms']} p90 {r['latency_p90_ms']} ms | util {r['prover_utilization']} "
           f"steady {r.get('prover_utilization_steady')} | peak RSS {r['daemon_peak_rss_bytes'] / 2**30:.2f} GiB | "
           f"stages {r.get('stage_means_ms', {})}")
+    p = r.get('partition_stage_ms')
+    if p and p.get('partitions'):
+        print(f"  per partition ({p['partitions']}): synthesis p50 {p['synthesis_p50']} p90 {p['synthesis_p90']} ms | "
+              f"wait for the prover p50 {p['prover_wait_p50']} ms | device stage p50 {p['prove_p50']} "
+              f"p90 {p['prove_p90']} max {p['prove_max']} ms | finalize p50 {p['finalize_p50']} ms | "
+              f"backends {p['backends']}")

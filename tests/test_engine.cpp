@@ -687,6 +687,28 @@ TEST(Engine, TuningIsAppliedAndReported) {
   set_tuning(Tuning{});
 }
 
+TEST(Engine, EveryPartitionReportsItsStageTimes) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  const JobResult r = prove_now(engine, "chain:2^9", 3, 32);
+  expect_valid(engine, r, "chain:2^9");
+  ASSERT_EQ(r.partition_timings.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i) {
+    const PartitionTiming& p = r.partition_timings[i];
+    SCOPED_TRACE(i);
+    EXPECT_EQ(p.index, i);
+    EXPECT_EQ(p.backend, "cpu");
+    EXPECT_GT(p.synthesis_ms, 0);
+    EXPECT_GT(p.prove_ms, 0);
+    EXPECT_GT(p.finalize_ms, 0);
+    // Stages in order, on the job's clock (1 ms of slack for the rounding of separate clocks reads).
+    EXPECT_GE(p.prove_start_ms + 1, p.synthesis_start_ms + p.synthesis_ms);
+    EXPECT_GE(p.finalize_start_ms + 1, p.prove_start_ms + p.prove_ms);
+    EXPECT_LE(p.finalize_start_ms + p.finalize_ms, static_cast<double>(r.timings.total_ms) + 1);
+  }
+}
+
 TEST(EngineGpuPool, ARecentlyUsedProverSurvivesMemoryPressure) {
   // Room for the keys, the PCE and about one partition on the GPU path: partitions wait for each
   // other's memory and ask the evictor, while the device prover is idle between them. It was

@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -42,6 +43,7 @@ struct ProofRecord {
   uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, prove_ms = 0, finalize_ms = 0, total_ms = 0;
   uint64_t compute_us = 0, total_us = 0;  // server: arithmetic of all partitions; submission to result
   double verify_ms = 0;
+  std::vector<v1::PartitionTiming> parts;  // the daemon's per-partition stage times
 };
 
 // Progress on stderr: one line per proof with -v; otherwise, on a terminal, one line redrawn.
@@ -270,6 +272,7 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
         r.total_ms = a.total_ms();
         r.compute_us = a.compute_us();
         r.total_us = a.total_us();
+        r.parts.assign(a.partition_timings().begin(), a.partition_timings().end());
         if (!r.completed) {
           r.error = std::string(status_name(a.status())) + (a.error_message().empty() ? "" : ": " + a.error_message());
         } else if (o.no_verify) {
@@ -282,6 +285,14 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
                           "latency_ms=" + fmt_fixed(r.latency_ms, 1) + ";queue_wait_ms=" +
                               std::to_string(r.queue_wait_ms) + ";synthesis_ms=" + std::to_string(r.synthesis_ms) +
                               ";prove_ms=" + std::to_string(r.prove_ms) + ";total_ms=" + std::to_string(r.total_ms));
+          // Each partition at its synthesis start (on this clock: submission + the daemon's offset).
+          for (const auto& p : r.parts) {
+            const double wait = p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms();
+            timeline->event(r.submit_s * 1e3 + p.synthesis_start_ms(), "partition", i, r.job_id,
+                            "index=" + std::to_string(p.index()) + ";synthesis_ms=" + fmt_fixed(p.synthesis_ms(), 1) +
+                                ";prover_wait_ms=" + fmt_fixed(wait, 1) + ";prove_ms=" + fmt_fixed(p.prove_ms(), 1) +
+                                ";finalize_ms=" + fmt_fixed(p.finalize_ms(), 1) + ";backend=" + p.backend());
+          }
         } else {
           timeline->event(r.done_s * 1e3, "fail", i, r.job_id, r.error);
         }
@@ -381,6 +392,8 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
 
   // ---- statistics ----
   std::vector<double> latency, queue, srs, synth, prove, finalize, total;
+  std::vector<double> part_synth, part_wait, part_prove, part_finalize;
+  std::map<std::string, uint64_t> part_backends;
   // Per request: client latency - the daemon's arithmetic (gRPC + scheduling + queueing), and the
   // daemon's part of it (its total - its arithmetic).
   std::vector<double> overhead, daemon_overhead;
@@ -409,6 +422,13 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     prove.push_back(static_cast<double>(r.prove_ms));
     finalize.push_back(static_cast<double>(r.finalize_ms));
     total.push_back(static_cast<double>(r.total_ms));
+    for (const auto& p : r.parts) {
+      part_synth.push_back(p.synthesis_ms());
+      part_wait.push_back(p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms());
+      part_prove.push_back(p.prove_ms());
+      part_finalize.push_back(p.finalize_ms());
+      ++part_backends[p.backend().empty() ? "?" : p.backend()];
+    }
     if (r.total_us != 0) {
       overhead.push_back(r.latency_ms - static_cast<double>(r.compute_us) / 1000);
       daemon_overhead.push_back(static_cast<double>(r.total_us - std::min(r.total_us, r.compute_us)) / 1000);
@@ -461,6 +481,16 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   json["stage_means_ms"] = {{"queue_wait", json_number(mean(queue), 1)},  {"srs_load", json_number(mean(srs), 1)},
                             {"synthesis", json_number(mean(synth), 1)},   {"prove", json_number(mean(prove), 1)},
                             {"finalize", json_number(mean(finalize), 1)}, {"total", json_number(mean(total), 1)}};
+  // Per partition (the daemon's stage times): where a partition's time goes, and which backend.
+  json["partition_stage_ms"] = {{"partitions", part_prove.size()},
+                                {"synthesis_p50", json_number(percentile(part_synth, 50), 1)},
+                                {"synthesis_p90", json_number(percentile(part_synth, 90), 1)},
+                                {"prover_wait_p50", json_number(percentile(part_wait, 50), 1)},
+                                {"prove_p50", json_number(percentile(part_prove, 50), 1)},
+                                {"prove_p90", json_number(percentile(part_prove, 90), 1)},
+                                {"prove_max", json_number(max_of(part_prove), 1)},
+                                {"finalize_p50", json_number(percentile(part_finalize, 50), 1)},
+                                {"backends", part_backends}};
   json["prover_utilization"] = json_number(util, 3);
   json["prover_utilization_steady"] = json_number(util_steady, 3);
   json["prover_workers"] = provers;

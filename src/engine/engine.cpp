@@ -75,6 +75,7 @@ struct Job {
   std::vector<std::string> proofs, publics;
   uint32_t parts_done = 0;
   double synth_ms = 0, prove_ms = 0, finalize_ms = 0;
+  std::vector<PartitionTiming> timeline;  // per partition
   uint64_t srs_load_ms = 0;
   std::shared_ptr<const CircuitRuntime> runtime;
   Reservation payload_memory;                                  // the request's witnesses while the job holds them
@@ -530,6 +531,8 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
   }
   job->proofs.resize(job->partitions);
   job->publics.resize(job->partitions);
+  job->timeline.resize(job->partitions);
+  for (uint32_t i = 0; i < job->partitions; ++i) job->timeline[i].index = i;
 
   std::lock_guard lock(mu_);
   gc_finished_locked();
@@ -585,6 +588,7 @@ JobResult Engine::result_of_locked(const Job& job) const {
   r.timings.finalize_ms = static_cast<uint64_t>(job.finalize_ms);
   r.timings.compute_us = static_cast<uint64_t>((job.synth_ms + job.prove_ms + job.finalize_ms) * 1000);
   r.timings.total_us = static_cast<uint64_t>(ms_since(job.submitted, end) * 1000);
+  r.partition_timings = job.timeline;
   return r;
 }
 
@@ -853,6 +857,9 @@ void Engine::synth_loop(WorkerState& w, unsigned index) {
       std::lock_guard lock(mu_);
       job->synth_ms += synth_ms;
       job->publics[task->index] = proved->synth.public_inputs;
+      PartitionTiming& pt = job->timeline[task->index];
+      pt.synthesis_start_ms = ms_since(job->submitted, t0);
+      pt.synthesis_ms = synth_ms;
     }
     proved->memory = std::move(memory).value();
     proved->holds_slot = true;
@@ -913,6 +920,10 @@ void Engine::prover_loop(WorkerState& w, size_t gpu_slot) {
     {
       std::lock_guard lock(mu_);
       job->prove_ms += prove_ms;
+      PartitionTiming& pt = job->timeline[task->index];
+      pt.prove_start_ms = ms_since(job->submitted, t0);
+      pt.prove_ms = prove_ms;
+      pt.backend = report.backend;
     }
     if (!job->dead) finalize_q_.push(job->key(task->index), task);
   }
@@ -954,6 +965,8 @@ void Engine::finalize_loop(WorkerState& w) {
     std::lock_guard lock(mu_);
     if (job->done) continue;
     job->finalize_ms += fin_ms;
+    job->timeline[task->index].finalize_start_ms = ms_since(job->submitted, t0);
+    job->timeline[task->index].finalize_ms = fin_ms;
     job->proofs[task->index] = std::move(proof);
     if (++job->parts_done == job->partitions) finish_job_locked(*job, JobStatus::Completed, "");
   }

@@ -79,6 +79,16 @@ struct JobTimings {
   uint64_t total_us = 0;
 };
 
+// One partition's path through the stages, in ms since the job was submitted (0 when the stage did
+// not run); the gap between synthesis end and prove start is the wait for the prover.
+struct PartitionTiming {
+  uint32_t index = 0;
+  double synthesis_start_ms = 0, synthesis_ms = 0;
+  double prove_start_ms = 0, prove_ms = 0;  // the device stage
+  double finalize_start_ms = 0, finalize_ms = 0;
+  std::string backend;  // where the device stage ran: "gpu:0", "cpu"
+};
+
 struct JobResult {
   std::string job_id;
   JobStatus status = JobStatus::Unknown;
@@ -87,6 +97,7 @@ struct JobResult {
   JobTimings timings;
   std::vector<std::string> public_inputs;  // per partition, 32-byte LE values without ONE
   uint32_t partitions = 0;
+  std::vector<PartitionTiming> partition_timings;  // one per partition, in order
 };
 
 struct CancelResult {

@@ -288,6 +288,17 @@ void fill_await_response(engine::JobResult result, v1::AwaitProofResponse* respo
   response->set_finalize_ms(t.finalize_ms);
   response->set_compute_us(t.compute_us);
   response->set_total_us(t.total_us);
+  for (const auto& pt : result.partition_timings) {
+    auto* o = response->add_partition_timings();
+    o->set_index(pt.index);
+    o->set_synthesis_start_ms(pt.synthesis_start_ms);
+    o->set_synthesis_ms(pt.synthesis_ms);
+    o->set_prove_start_ms(pt.prove_start_ms);
+    o->set_prove_ms(pt.prove_ms);
+    o->set_finalize_start_ms(pt.finalize_start_ms);
+    o->set_finalize_ms(pt.finalize_ms);
+    o->set_backend(pt.backend);
+  }
   response->set_partitions(result.partitions);
   for (auto& inputs : result.public_inputs) response->add_public_inputs(std::move(inputs));
 }
