@@ -225,7 +225,7 @@ namespace {
 std::string verify_with(const CircuitRuntime& rt, std::span<const Fr> inputs, const std::string& proof) {
   auto decoded = groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()));
   if (!decoded.ok() || decoded->size() != 1) return "the proof does not decode";
-  auto ok = groth16::verify(groth16::prepare(rt.srs->vk()), decoded->front(), inputs);
+  auto ok = groth16::verify(rt.srs->pvk, decoded->front(), inputs);
   if (!ok.ok()) return ok.error();
   return *ok ? std::string() : "the proof does not verify";
 }

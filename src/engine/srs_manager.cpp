@@ -152,6 +152,7 @@ Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const st
     entry->bytes = key_bytes(*pk);
     entry->pk = std::make_shared<const groth16::ProvingKey>(std::move(pk).value());
   }
+  entry->pvk = groth16::prepare(entry->vk());
   // Hold exactly what the keys take (the estimate is close; never more than asked for).
   Reservation held = std::move(reservation).value();
   if (held.bytes() > entry->bytes) held.release(held.bytes() - entry->bytes);

@@ -21,6 +21,7 @@
 #include "engine/engine_api.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
 
 namespace cuzk::engine {
@@ -36,6 +37,7 @@ struct SrsEntry {
   bool test_only = false;  // made (or cached) by the TEST-ONLY setup
 
   const groth16::VerifyingKey& vk() const;  // pk->vk, or the zkey's vk in bellperson form
+  groth16::PreparedVerifyingKey pvk;        // vk() prepared once at load: every proof is verified
   uint32_t num_public_inputs() const;       // without ONE
 };
 
