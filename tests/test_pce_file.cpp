@@ -824,6 +824,30 @@ TEST(MappedFileTest, BuffersAndMappings) {
   EXPECT_THROW(MappedFile::open("/nonexistent/file"), std::runtime_error);
 }
 
+// release_pages drops resident pages of a read-once mapping; the contents read back unchanged (the
+// file's page cache refills them), and ranges partly or wholly outside the mapping are ignored.
+TEST_F(PceFile, MappedFileReleasePagesKeepsTheContents) {
+  const std::string p = path("pages.bin");
+  std::vector<std::byte> data(5 * 4096 + 123);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = std::byte(static_cast<uint8_t>(i * 7 + 1));
+  {
+    AtomicFile f(p);
+    f.write(data);
+    f.commit();
+  }
+  const MappedFile m = MappedFile::open(p);
+  uint64_t sum = 0;
+  for (std::byte b : m.bytes()) sum += static_cast<uint8_t>(b);
+  m.release_pages(m.data() + 100, 4 * 4096);           // whole pages inside: pages 1..3
+  m.release_pages(m.data() - 8192, m.size() + 16384);  // clamped to the mapping
+  m.release_pages(m.data() + m.size() + 4096, 4096);   // outside: nothing
+  ASSERT_EQ(m.size(), data.size());
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), m.data()));
+  uint64_t again = 0;
+  for (std::byte b : m.bytes()) again += static_cast<uint8_t>(b);
+  EXPECT_EQ(sum, again);
+}
+
 // --- crash safety --------------------------------------------------------------------------------
 
 const char* kCrashPathVar = "CUZK_TEST_PCE_CRASH_PATH";

@@ -174,7 +174,8 @@ std::optional<std::string> decode_one(const uint8_t* p, ec::SubgroupCheck check,
 // a chunk is skipped only when it starts after an index already known to be bad.
 template <class A>
 Result<std::vector<A>> decode_section(const uint8_t* base, const ParamsSection& s, std::string_view name,
-                                      std::string_view section, ec::SubgroupCheck check, ProgressSink* progress) {
+                                      std::string_view section, ec::SubgroupCheck check, ProgressSink* progress,
+                                      const MappedFile* map = nullptr) {
   std::vector<A> out(s.count);
   const uint64_t chunks = (s.count + DECODE_CHUNK - 1) / DECODE_CHUNK;
   std::atomic<uint64_t> first_bad{std::numeric_limits<uint64_t>::max()};
@@ -194,6 +195,8 @@ Result<std::vector<A>> decode_section(const uint8_t* base, const ParamsSection& 
         return;
       }
     }
+    // Decoded: the mapping's pages of this chunk leave the resident set (read once).
+    if (map) map->release_pages(base + s.offset + b * s.point_bytes, (e - b) * s.point_bytes);
     if (progress) progress->add((e - b) * s.point_bytes);
   });
   if (first_bad.load() != std::numeric_limits<uint64_t>::max()) return make_error(error);
@@ -418,7 +421,7 @@ Result<ProvingKey> read_params(const std::string& path, const ParamsReadOptions&
     pk.vk = std::move(*vk);
     const ec::SubgroupCheck check = options.subgroup_checks ? ec::SubgroupCheck::Yes : ec::SubgroupCheck::No;
     auto g1 = [&](const ParamsSection& s, const char* section, std::vector<G1Affine>& out) -> Result<bool> {
-      auto r = decode_section<G1Affine>(bytes.data(), s, path, section, check, &progress);
+      auto r = decode_section<G1Affine>(bytes.data(), s, path, section, check, &progress, &map);
       if (!r) return make_error(r.error());
       out = std::move(*r);
       return true;
@@ -427,7 +430,7 @@ Result<ProvingKey> read_params(const std::string& path, const ParamsReadOptions&
     if (auto r = g1(L->l, "l", pk.l); !r) return make_error(r.error());
     if (auto r = g1(L->a, "a", pk.a); !r) return make_error(r.error());
     if (auto r = g1(L->b_g1, "b_g1", pk.b_g1); !r) return make_error(r.error());
-    auto b2 = decode_section<G2Affine>(bytes.data(), L->b_g2, path, "b_g2", check, &progress);
+    auto b2 = decode_section<G2Affine>(bytes.data(), L->b_g2, path, "b_g2", check, &progress, &map);
     if (!b2) return make_error(b2.error());
     pk.b_g2 = std::move(*b2);
     progress.finish();

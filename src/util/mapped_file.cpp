@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -126,6 +127,17 @@ PageBuffer& PageBuffer::operator=(PageBuffer&& o) noexcept {
     map_size_ = std::exchange(o.map_size_, 0);
   }
   return *this;
+}
+
+void MappedFile::release_pages(const void* p, size_t bytes) const {
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data_), end = begin + size_;
+  uintptr_t lo = reinterpret_cast<uintptr_t>(p), hi = lo + bytes;
+  lo = std::max(lo, begin);
+  hi = std::min(hi, end);
+  lo = (lo + page - 1) & ~(page - 1);
+  hi &= ~(page - 1);
+  if (hi > lo) (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
 }
 
 void advise_huge_pages(const void* p, size_t bytes) {

@@ -71,6 +71,11 @@ class MappedFile {
   const std::byte* data() const { return data_; }
   size_t size() const { return size_; }
   std::span<const std::byte> bytes() const { return {data_, size_}; }
+  // Drops the whole pages inside [p, p + bytes) of this mapping from the process's resident set
+  // (MADV_DONTNEED; the file's page cache keeps them, a later read faults them back). For data read
+  // once, e.g. a 47 GB .params file decoded into points: the mapping then never holds it all.
+  // Ranges outside the mapping are ignored. Advice only.
+  void release_pages(const void* p, size_t bytes) const;
 
  private:
   std::byte* data_ = nullptr;
