@@ -619,14 +619,15 @@ TEST(Config, TuningSection) {
   ASSERT_TRUE(cfg.ok()) << cfg.error();
   EXPECT_EQ(cfg->tuning.gpu_msm_prefetch, false);
   EXPECT_FALSE(cfg->tuning.gpu_msm_reduce_threads.has_value());
-  std::string e = parse_error("[tuning]\ngpu_msm_reduce_threads = 8\n");
-  EXPECT_TRUE(contains(e, "tuning.gpu_msm_reduce_threads: expected \"auto\" or an integer 32..4096")) << e;
-  e = parse_error("[tuning]\nmsm_glv = \"no\"\n");
-  EXPECT_TRUE(contains(e, "tuning.msm_glv: expected a boolean")) << e;
-  e = parse_error("[tuning]\ngpu_msm_prefetch = 2\n");
-  EXPECT_TRUE(contains(e, "expected true, false or \"auto\"")) << e;
-  e = parse_error("[tuning]\nmsm_simdd = true\n");
-  EXPECT_TRUE(contains(e, "did you mean 'msm_simd'")) << e;
+  const std::pair<const char*, const char*> bad[] = {
+      {"gpu_msm_reduce_threads = 8", "tuning.gpu_msm_reduce_threads: expected \"auto\" or an integer 32..4096"},
+      {"msm_glv = \"no\"", "tuning.msm_glv: expected a boolean"},
+      {"gpu_msm_prefetch = 2", "expected true, false or \"auto\""},
+      {"msm_simdd = true", "did you mean 'msm_simd'"}};
+  for (const auto& [line, want] : bad) {
+    const std::string e = parse_error(std::string("[tuning]\n") + line + "\n");
+    EXPECT_TRUE(contains(e, want)) << line << ": " << e;
+  }
 }
 
 TEST(Config, TuningEnvironmentOverrides) {

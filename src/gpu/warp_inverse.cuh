@@ -10,35 +10,29 @@ namespace cuzk::gpu {
 
 namespace warp_detail {
 
-template <class F>
-__device__ __forceinline__ F shfl_up(const F& v, unsigned delta) {
+// Applies a 32-bit warp shuffle to every word of a field element.
+template <class F, class Shuffle>
+__device__ __forceinline__ F shfl_words(const F& v, Shuffle&& shuffle) {
   static_assert(sizeof(F) % 4 == 0);
   F r;
   const uint32_t* s = reinterpret_cast<const uint32_t*>(&v);
   uint32_t* o = reinterpret_cast<uint32_t*>(&r);
 #pragma unroll
-  for (unsigned k = 0; k < sizeof(F) / 4; ++k) o[k] = __shfl_up_sync(0xffffffffu, s[k], delta);
+  for (unsigned k = 0; k < sizeof(F) / 4; ++k) o[k] = shuffle(s[k]);
   return r;
 }
 
+template <class F>
+__device__ __forceinline__ F shfl_up(const F& v, unsigned delta) {
+  return shfl_words(v, [delta](uint32_t w) { return __shfl_up_sync(0xffffffffu, w, delta); });
+}
 template <class F>
 __device__ __forceinline__ F shfl_down(const F& v, unsigned delta) {
-  F r;
-  const uint32_t* s = reinterpret_cast<const uint32_t*>(&v);
-  uint32_t* o = reinterpret_cast<uint32_t*>(&r);
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(F) / 4; ++k) o[k] = __shfl_down_sync(0xffffffffu, s[k], delta);
-  return r;
+  return shfl_words(v, [delta](uint32_t w) { return __shfl_down_sync(0xffffffffu, w, delta); });
 }
-
 template <class F>
 __device__ __forceinline__ F shfl_idx(const F& v, int lane) {
-  F r;
-  const uint32_t* s = reinterpret_cast<const uint32_t*>(&v);
-  uint32_t* o = reinterpret_cast<uint32_t*>(&r);
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(F) / 4; ++k) o[k] = __shfl_sync(0xffffffffu, s[k], lane);
-  return r;
+  return shfl_words(v, [lane](uint32_t w) { return __shfl_sync(0xffffffffu, w, lane); });
 }
 
 }  // namespace warp_detail

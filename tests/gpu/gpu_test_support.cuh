@@ -10,14 +10,9 @@
 #include "gpu/bls12_381.cuh"
 #include "gpu/curve.cuh"
 #include "gpu/device.hpp"
+#include "require_gpu.hpp"
 
 namespace cuzk::gpu::test {
-
-#define CUZK_REQUIRE_GPU()                                             \
-  do {                                                                 \
-    static const auto scan = ::cuzk::gpu::scan_devices();              \
-    if (scan.devices.empty()) GTEST_SKIP() << scan.unavailable_reason; \
-  } while (0)
 
 template <class D, class H>
 D to_dev(const H& h) {

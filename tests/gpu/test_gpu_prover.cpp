@@ -31,17 +31,12 @@
 #include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
 #include "r1cs/circom_wtns.hpp"
+#include "require_gpu.hpp"
 
 namespace {
 
 using namespace cuzk;
 using test::builtin_fixture;
-
-#define REQUIRE_GPU()                                                  \
-  do {                                                                 \
-    static const auto scan = ::cuzk::gpu::scan_devices();              \
-    if (scan.devices.empty()) GTEST_SKIP() << scan.unavailable_reason; \
-  } while (0)
 
 groth16::ProofMsms cpu_stage1(const test::BuiltinFixture& f, const circuits::BuiltinWitness& w) {
   groth16::ProverInput in = groth16::make_prover_input(f.pce, w.inputs, w.aux);
@@ -66,7 +61,7 @@ class GpuProverCircuits : public ::testing::TestWithParam<Case> {
 };
 
 TEST_P(GpuProverCircuits, SameBytesAsTheCpuProver) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto& f = fixture();
   // (G2 on the GPU, window table bits): plain, G2 on the CPU, precomputed MSM window tables.
   for (auto [g2_on_gpu, table] : {std::pair{true, 0u}, std::pair{false, 0u}, std::pair{true, 9u}}) {
@@ -87,7 +82,7 @@ TEST_P(GpuProverCircuits, SameBytesAsTheCpuProver) {
 }
 
 TEST_P(GpuProverCircuits, SeveralWitnessesReuseTheBuffers) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto& f = fixture();
   gpu::GpuProver prover(f.pk, f.pce);
   for (uint64_t seed = 30; seed < 33; ++seed) {
@@ -109,7 +104,7 @@ INSTANTIATE_TEST_SUITE_P(Builtin, GpuProverCircuits,
                          });
 
 TEST(GpuProver, RejectsWrongWitnessSizesAndStaysUsable) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("chain:2^10");
   gpu::GpuProver prover(f.pk, f.pce);
   const auto w = f.witness(1);
@@ -124,7 +119,7 @@ TEST(GpuProver, RejectsWrongWitnessSizesAndStaysUsable) {
 }
 
 TEST(GpuProver, ShapeOnlyProverTakesHostAbc) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   for (const char* name : {"filecoin-like:2^12", "chain:2^12"}) {
     SCOPED_TRACE(name);
     const auto& f = builtin_fixture(name);
@@ -139,7 +134,7 @@ TEST(GpuProver, ShapeOnlyProverTakesHostAbc) {
 }
 
 TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("filecoin-like:2^12");
   auto gpu_be = backend::make_gpu_backend(f.pk, f.pce, {});
   gpu::GpuProver& prover = gpu_be->prover();
@@ -164,7 +159,7 @@ TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
 }
 
 TEST(GpuProver, AutoPicksTheGpuAndSpreadsOverDevices) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("chain:2^12");
   const auto be = backend::make_backend(f.pk, f.pce, {.kind = backend::BackendKind::Auto});
   EXPECT_EQ(be->name().rfind("gpu:0", 0), 0u) << be->name();
@@ -220,7 +215,7 @@ ZkeyCase load_zkey_case(const std::string& name) {
 class GpuZkey : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const ZkeyCase c = load_zkey_case(GetParam());
   const auto [r, s] = test::fixed_rs(77);
   const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
@@ -241,7 +236,7 @@ TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
 }
 
 TEST_P(GpuZkey, InjectedFailureIsRetriedOnTheCpu) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const ZkeyCase c = load_zkey_case(GetParam());
   const auto [r, s] = test::fixed_rs(78);
   const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
@@ -261,7 +256,7 @@ TEST_P(GpuZkey, InjectedFailureIsRetriedOnTheCpu) {
 INSTANTIATE_TEST_SUITE_P(Circom, GpuZkey, ::testing::Values("mul3", "mix"));
 
 TEST(GpuProver, BackendInjectedFailureFallsBackThroughMakeBackend) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("chain:2^10");
   const auto be = backend::make_backend(f.pk, f.pce, {.kind = backend::BackendKind::Gpu, .test_inject_failures = 1});
   const auto w = f.witness(90);

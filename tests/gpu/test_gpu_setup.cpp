@@ -14,18 +14,13 @@
 #include "gpu/fixed_base.hpp"
 #include "groth16/setup_file.hpp"
 #include "pce/build.hpp"
+#include "require_gpu.hpp"
 #include "util/rng.hpp"
 
 namespace {
 
 using namespace cuzk;
 using groth16::Fr;
-
-#define REQUIRE_GPU()                                                  \
-  do {                                                                 \
-    static const auto scan = ::cuzk::gpu::scan_devices();              \
-    if (scan.devices.empty()) GTEST_SKIP() << scan.unavailable_reason; \
-  } while (0)
 
 std::vector<Fr> scalars(size_t n, uint64_t seed) {
   Xoshiro256 rng(seed);
@@ -44,7 +39,7 @@ std::vector<Fr> scalars(size_t n, uint64_t seed) {
 }
 
 TEST(GpuSetup, FixedBaseEqualsTheCpu) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   gpu::GpuFixedBaseMultiplier g;
   auto c = groth16::cpu_fixed_base_multiplier();
   for (size_t n : {size_t{1}, size_t{7}, size_t{31}, size_t{33}, size_t{1000}, size_t{70001}}) {
@@ -66,7 +61,7 @@ std::vector<uint8_t> slurp(const std::filesystem::path& p) {
 }
 
 TEST(GpuSetup, ParamsFilesAreByteIdentical) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU();
   const auto spec = circuits::parse_builtin("filecoin-like:2^14");
   ASSERT_TRUE(spec.ok());
   const pce::Pce p = pce::build_pce(circuits::record_builtin(*spec), {"t", {}, false});
