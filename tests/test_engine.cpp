@@ -687,6 +687,36 @@ TEST(Engine, TuningIsAppliedAndReported) {
   set_tuning(Tuning{});
 }
 
+TEST(Engine, KeysOfAnotherCircuitAreRefusedBeforeAnyWork) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^10").ok());
+  // chain:2^9's key files replaced by chain:2^10's (a misplaced or renamed .params).
+  const fs::path params = fs::path(dir.str()) / "params";
+  fs::copy_file(params / "chain_1024.params", params / "chain_512.params");
+  fs::copy_file(params / "chain_1024.vk", params / "chain_512.vk");
+  // Before the circuit's PCE exists (full synthesis) the prover finds the mismatch.
+  JobResult r = prove_now(engine, "chain:2^9", 2, 33);
+  EXPECT_EQ(r.status, JobStatus::Failed);
+  EXPECT_NE(r.error_message.find("does not fit the circuit: l (num_aux) has 1020 elements, expected 508"),
+            std::string::npos)
+      << r.error_message;
+  EXPECT_EQ(r.proof.size(), 0u);
+  // Once it exists (extracted in the background on first use), the loader refuses the job before
+  // any synthesis, naming the file.
+  for (int i = 0; i < 200 && !engine.pce_cache().peek("chain:512"); ++i) std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(engine.pce_cache().peek("chain:512"));
+  r = prove_now(engine, "chain:2^9", 2, 34);
+  EXPECT_EQ(r.status, JobStatus::Failed);
+  EXPECT_NE(r.error_message.find("the keys of circuit 'chain:512' (" + (params / "chain_512.params").string() +
+                                 "): proving key does not fit the circuit"),
+            std::string::npos)
+      << r.error_message;
+  EXPECT_EQ(r.timings.synthesis_ms, 0u);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0);
+}
+
 TEST(Engine, EveryPartitionReportsItsStageTimes) {
   TempDir dir;
   Engine engine(test_config(dir.str()));

@@ -756,6 +756,15 @@ void Engine::loader_loop(WorkerState& w) {
       pce = *p;
     }
     auto rt = make_runtime(job->def, *srs, pce);
+    // Keys of another circuit (a misplaced or renamed .params) are refused before any work.
+    if (rt->shape && rt->srs && rt->srs->pk) {
+      try {
+        groth16::validate_key(*rt->srs->pk, *rt->shape);
+      } catch (const std::invalid_argument& e) {
+        fail_job(job, "the keys of circuit '" + job->def.id + "' (" + job->def.params_path + "): " + e.what());
+        continue;
+      }
+    }
     std::vector<PartitionPayload> payloads;
     {
       std::lock_guard lock(mu_);
