@@ -6,7 +6,8 @@
 #       `cuzk export-vk`, `snarkjs groth16 verify` accept; 192-byte and JSON proofs;
 #   (c) a tampered proof, a wrong public input and another circuit's key are rejected by both;
 #   (e) malformed params/zkey/wtns give exit code 1 (prove) or 2 (verify) and a message;
-#   (f) a witness that does not satisfy the circuit: both provers exit 1, name it, write no proof.
+#   (f) a witness that does not satisfy the circuit: both provers exit 1, name it, write no proof;
+#   (g) `cuzk setup` interrupted by SIGINT: exit 130, no file left.
 # Usage: groth16_cli_test.sh PATH/TO/cuzk REPO_ROOT
 set -u
 cuzk=$1
@@ -142,6 +143,24 @@ rm -f "$tmp/altered.proof.json"
 expect_rc 1 "$cuzk" prove --zkey "$tmp/altered.zkey" --wtns "$c/mix.wtns" --proof "$tmp/altered.proof.json"
 grep -q "does not verify" "$tmp/out.log" || bad "prove --zkey with an altered key: $(cat "$tmp/out.log")"
 [ -e "$tmp/altered.proof.json" ] && bad "prove --zkey wrote a proof with an altered key"
+
+# (g) Ctrl-C during `cuzk setup`: exit 130, and neither the .params, the .vk nor the temporary file
+#     is left (a 32 GiB key's partial file would be ~47 GB). One thread and small chunks keep the
+#     setup running for seconds; SIGINT is sent once it has started writing points.
+mkdir -p "$tmp/int"
+"$cuzk" setup --circuit filecoin-like:2^17 --backend cpu --threads 1 --params "$tmp/int/k.params" \
+  --vk "$tmp/int/k.vk" -q >"$tmp/int.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+  ls -a "$tmp/int" | grep -q "tmp-" && break
+  sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || bad "setup interrupted: exit $rc, expected 130: $(cat "$tmp/int.log")"
+grep -q "interrupted; no file was written" "$tmp/int.log" || bad "setup interrupted: $(cat "$tmp/int.log")"
+[ -z "$(ls -A "$tmp/int")" ] && : || bad "setup interrupted left files: $(ls -a "$tmp/int")"
 
 [ "$fail" -eq 0 ] && echo "groth16 cli tests passed"
 exit "$fail"

@@ -1,7 +1,10 @@
 // `cuzk setup | prove | verify | export-vk`: Groth16 over BLS12-381 with bellperson/Filecoin files
 // (.params, .vk, 192-byte proofs) and snarkjs files (.zkey, .wtns, proof.json, public.json,
 // verification_key.json).
+#include <signal.h>
+
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -104,6 +107,11 @@ Circuit load_circuit(const Groth16Options& o) {
   return c;
 }
 
+std::atomic<bool> g_interrupted{false};
+void on_interrupt(int) {
+  g_interrupted.store(true);
+}
+
 int run_setup(const Groth16Options& o) {
   const auto t0 = Clock::now();
   Circuit c = load_circuit(o);
@@ -112,11 +120,27 @@ int run_setup(const Groth16Options& o) {
       backend::make_setup_multiplier(backend::parse_backend_kind(o.backend), o.devices);
   groth16::SetupFileStats st;
   {
+    // Ctrl-C (or SIGTERM) stops at the next chunk and removes the partial file; a second one kills.
+    struct sigaction sa {
+    }, old_int{}, old_term{};
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESETHAND;
+    ::sigaction(SIGINT, &sa, &old_int);
+    ::sigaction(SIGTERM, &sa, &old_term);
     Progress bar("setup", 1, !o.quiet);
     groth16::SetupFileOptions so;
     so.vk_path = o.vk;
     so.progress = bar.callback();
-    st = must(groth16::setup_to_file(c.pce, groth16::ToxicWaste::from_seed(o.seed), o.params, *mul, so));
+    so.cancelled = [] { return g_interrupted.load(); };
+    auto made = groth16::setup_to_file(c.pce, groth16::ToxicWaste::from_seed(o.seed), o.params, *mul, so);
+    bar.finish();
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGTERM, &old_term, nullptr);
+    if (!made.ok() && g_interrupted.load()) {
+      std::fprintf(stderr, "setup: interrupted; no file was written\n");
+      return 130;
+    }
+    st = must(std::move(made));
   }
   std::fprintf(stderr,
                "setup: %llu constraints, %zu inputs, %zu aux: circuit %.2f s, setup %.2f s on %s (QAP %.2f, points "

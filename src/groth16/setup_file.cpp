@@ -96,8 +96,14 @@ struct Section {
 class SectionWriter {
  public:
   SectionWriter(AtomicFile& file, FixedBaseMultiplier& mul, size_t chunk, SetupFileStats& stats,
-                const SetupProgressFn& progress, uint64_t total_points)
-      : file_(file), mul_(mul), chunk_(chunk), stats_(stats), progress_(progress), total_(total_points) {}
+                const SetupFileOptions& options, uint64_t total_points)
+      : file_(file),
+        mul_(mul),
+        chunk_(chunk),
+        stats_(stats),
+        progress_(options.progress),
+        cancelled_(options.cancelled),
+        total_(total_points) {}
 
   // Writes the u32 count at `offset` and the points after it; returns the offset past the section.
   uint64_t write(const Section& s, uint64_t offset) {
@@ -109,6 +115,7 @@ class SectionWriter {
     const FixedBaseTable<ec::G1Config>& ref1 = reference_g1();
     for (uint64_t start = 0; start < s.count; start += chunk_) {
       const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk_, s.count - start));
+      if (cancelled_ && cancelled_()) throw std::runtime_error("setup interrupted; no file was written");
       const auto t0 = Clock::now();
       scalars_.resize(n);
       s.fill(start, scalars_);
@@ -184,6 +191,7 @@ class SectionWriter {
   size_t chunk_;
   SetupFileStats& stats_;
   const SetupProgressFn& progress_;
+  const std::function<bool()>& cancelled_;
   uint64_t total_, done_ = 0;
   std::optional<FixedBaseTable<ec::G1Config>> ref1_;
   std::optional<FixedBaseTable<ec::G2Config>> ref2_;
@@ -307,7 +315,7 @@ Result<SetupFileStats> setup_to_file(const pce::Pce& pce, const ToxicWaste& tw, 
     file.pwrite(bytes_of(vk.data(), vk.size()), 0);
     const size_t chunk = options.chunk_points ? options.chunk_points : mul.chunk_points();
     {
-      SectionWriter w(file, mul, chunk, st, options.progress, g1_points + g2_points);
+      SectionWriter w(file, mul, chunk, st, options, g1_points + g2_points);
       uint64_t off = vk.size();
       for (const Section& s : sections) off = w.write(s, off);
       w.finish();

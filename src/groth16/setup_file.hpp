@@ -11,6 +11,7 @@
 // write_params(setup(pce, tw)) for any multiplier: every point is a unique group element and the
 // layout is fixed.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,6 +54,9 @@ struct SetupFileOptions {
   SetupProgressFn progress;  // points done / total
   ThreadPool* pool = nullptr;
   size_t chunk_points = 0;  // 0: the multiplier's choice
+  // Polled between chunks; true stops the setup with an error ("interrupted") and removes the
+  // partial file (e.g. on SIGINT: a 47 GB temporary file would otherwise fill the disk).
+  std::function<bool()> cancelled;
 };
 
 // TEST-ONLY (see setup.hpp). Errors: the exceptions setup() documents as an error result, a point at
