@@ -687,6 +687,39 @@ TEST(Engine, TuningIsAppliedAndReported) {
   set_tuning(Tuning{});
 }
 
+TEST(Engine, AForcedStopAbandonsAKeyGenerationAndLeavesNoFile) {
+  TempDir dir;
+  auto engine = std::make_unique<Engine>(test_config(dir.str()));
+  engine->start();
+  std::atomic<bool> done{false};
+  Outcome<PreloadResult> pre = Outcome<PreloadResult>::failure(ErrorCode::Internal, "not run");
+  std::thread t([&] {
+    pre = engine->preload_srs("filecoin-like:2^17");  // seconds of key generation on a small machine
+    done = true;
+  });
+  const fs::path params = fs::path(dir.str()) / "params";
+  // Stop once the key file is being written (or when the generation is already over).
+  for (int i = 0; i < 400 && !done; ++i) {
+    bool writing = false;
+    if (fs::exists(params)) {
+      for (const auto& e : fs::directory_iterator(params))
+        writing |= e.path().filename().string().find(".tmp-") != std::string::npos;
+    }
+    if (writing) break;
+    std::this_thread::sleep_for(25ms);
+  }
+  const bool stopped_while_writing = !done;
+  engine->shutdown(/*drain=*/false);
+  t.join();
+  if (!stopped_while_writing) GTEST_SKIP() << "the key generation finished before the stop";
+  EXPECT_FALSE(pre.ok());
+  EXPECT_NE(pre.error.message.find("interrupted"), std::string::npos) << pre.error.message;
+  // Neither the key files nor their temporary files remain.
+  for (const auto& e : fs::directory_iterator(params)) {
+    EXPECT_EQ(e.path().filename().string().find("filecoin-like"), std::string::npos) << e.path();
+  }
+}
+
 TEST(Engine, KeysOfAnotherCircuitAreRefusedBeforeAnyWork) {
   TempDir dir;
   Engine engine(test_config(dir.str()));

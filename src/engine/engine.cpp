@@ -305,6 +305,7 @@ void Engine::shutdown(bool drain) {
     }
     if (!drain) {
       force_stop_ = true;
+      abort_setup_ = true;
       jobs_cv_.notify_all();
     }
   }
@@ -317,6 +318,7 @@ void Engine::shutdown(bool drain) {
     }
     for (const std::string& id : ids) cancel(id);
   }
+  abort_setup_ = true;  // nothing waits for keys any more
   // The teardown runs once; a concurrent caller waits for it to finish.
   std::lock_guard teardown(teardown_mu_);
   {
@@ -403,6 +405,7 @@ Result<bool> Engine::make_test_keys(const CircuitDef& def) {
   }
   groth16::SetupFileOptions so;
   so.vk_path = def.vk_path;
+  so.cancelled = [this] { return abort_setup_.load(); };
   auto made = groth16::setup_to_file(**pce, groth16::ToxicWaste::from_seed(seed), def.params_path, *mul, so);
   if (!made.ok()) return make_error(made.error());
   spdlog::info("srs_setup_done circuit={} seconds={:.3f} on={} bytes={} (TEST-ONLY keys from a public seed)", def.id,

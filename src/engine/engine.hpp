@@ -118,6 +118,9 @@ class Engine final : public EngineApi {
   bool accepting_ = false;
   bool stopped_ = false;
   bool force_stop_ = false;
+  // Set by a forced stop and at teardown: a test-only key generation in progress stops at its next
+  // chunk and removes its partial file (at 32 GiB it runs for a minute and writes 47 GB).
+  std::atomic<bool> abort_setup_{false};
   std::mutex teardown_mu_;
 
   WorkQueue<std::shared_ptr<Job>> admit_q_;
