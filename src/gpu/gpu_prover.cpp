@@ -286,8 +286,11 @@ GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const gr
   const int sms = 144;  // upper bound for the slice/partial buffers (H200: 132)
   const uint64_t n1 = std::max<uint64_t>({m, shape.num_aux, shape.num_inputs});
   const unsigned tb = options.msm_table_bits;
+  // The G2 MSM takes its scalars from the resident z through the B density: its buffers grow to
+  // the bases it sums (b_g2: 33 M at 32 GiB), not to the 130 M columns (that estimate left no
+  // room for G2 on an H200 at 32 GiB), plus the density bitmap and prefix of every column.
   mem.scratch = msm_scratch_bytes(n1, 192, sms, tb) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(std::max(shape.num_aux, shape.num_inputs), 384, sms, tb) : 0) +
+                (options.b_g2_on_gpu ? msm_scratch_bytes(pk.b_g2.size(), 384, sms, tb) + cols / 8 * 2 : 0) +
                 m * sizeof(Fr) + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
   return mem;
 }

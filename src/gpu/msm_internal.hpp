@@ -23,9 +23,9 @@ __host__ __device__
 }
 // The window width minimizing windows * (additions into buckets + additions in the reduction).
 unsigned choose_window_bits(size_t nontrivial);
-// Tuning knobs, from the environment when set: whether the accumulation prefetches the next base
-// (CUZK_GPU_MSM_PREFETCH=0|1) and the bucket reduction's threads per SM
-// (CUZK_GPU_MSM_REDUCE_THREADS); otherwise the given defaults.
+// Tuning knobs from util/tuning.hpp ([tuning] gpu_msm_prefetch / gpu_msm_reduce_threads, or their
+// environment variables): whether the accumulation prefetches the next base and the bucket
+// reduction's threads per SM; otherwise the given defaults.
 bool prefetch_bases(bool dflt);
 unsigned reduce_threads_per_sm(unsigned dflt);
 int sm_count();

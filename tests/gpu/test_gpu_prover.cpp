@@ -187,6 +187,12 @@ TEST(GpuProver, MemoryEstimateCoversTheBases) {
   EXPECT_EQ(with_g2.bases - without.bases, f.pk.b_g2.size() * 192);
   EXPECT_GE(without.bases, (f.pk.h.size() + f.pk.l.size() + f.pk.a.size() + f.pk.b_g1.size()) * 96);
   EXPECT_GT(with_g2.scratch, without.scratch);
+  // The G2 MSM's scratch follows the bases it sums (the B density), not the circuit's columns.
+  const auto shape = groth16::CircuitShape::of(f.pce);
+  groth16::ProvingKey fewer = f.pk;
+  fewer.b_g2.resize(fewer.b_g2.size() / 4);
+  EXPECT_LT(gpu::GpuProver::memory_needed(fewer, shape, {.b_g2_on_gpu = true}).scratch,
+            gpu::GpuProver::memory_needed(f.pk, shape, {.b_g2_on_gpu = true}).scratch);
   // Window tables: num_windows(c) rows per base set (the row-0 copy included), G2 too.
   const auto tables = gpu::GpuProver::memory_needed(f.pk, f.pce, {.b_g2_on_gpu = true, .msm_table_bits = 16});
   const uint64_t rows = (256 + 15) / 16;
