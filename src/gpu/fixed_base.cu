@@ -114,10 +114,10 @@ struct GpuFixedBaseMultiplier::Impl {
   DeviceBuffer<Fr> scalars;
   DeviceBuffer<uint32_t> out;
 
+  // The caller has made `device` current (g1/g2).
   template <class C, unsigned W>
   void run(const AffinePoint<C>* table, std::span<const groth16::Fr> sc, std::span<uint8_t> dst, size_t pb) {
     if (dst.size() != sc.size() * pb) throw std::invalid_argument("GpuFixedBaseMultiplier: output size mismatch");
-    CUZK_CUDA_CHECK(cudaSetDevice(device));
     for (size_t b = 0; b < sc.size(); b += kChunk) {
       const size_t n = std::min(kChunk, sc.size() - b);
       CUZK_CUDA_CHECK(cudaMemcpy(scalars.data(), sc.data() + b, n * sizeof(Fr), cudaMemcpyHostToDevice));

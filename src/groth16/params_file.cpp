@@ -349,6 +349,12 @@ Result<VerifyingKey> read_vk(const std::string& path) {
   });
 }
 
+std::array<uint8_t, 4> section_count_bytes(uint32_t count) {
+  std::array<uint8_t, 4> b{};
+  put_be32(count, b.data());
+  return b;
+}
+
 Result<bool> write_vk(const VerifyingKey& vk, const std::string& path) {
   if (auto ok = check_vk_writable(vk, path); !ok) return ok;
   return guarded<bool>(path, [&]() -> Result<bool> {

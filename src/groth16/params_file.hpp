@@ -22,6 +22,7 @@
 //
 // Large files are memory-mapped and decoded in parallel on ThreadPool::global(). A file truncated
 // by someone else while it is being read raises SIGBUS (like every mapping).
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -101,6 +102,8 @@ Result<ParamsLayout> scan_params(const std::string& path);
 Result<bool> check_params_expect(const ParamsLayout& layout, const ParamsExpect& expect, std::string_view name);
 
 Result<ProvingKey> read_params(const std::string& path, const ParamsReadOptions& options = {});
+// The u32 big-endian point count that opens each section (and the vk's ic list).
+std::array<uint8_t, 4> section_count_bytes(uint32_t count);
 // Atomic write (AtomicFile): sections encoded in parallel, window by window, written in order.
 // Rejects points at infinity (the reader would) and sections of more than 2^32 - 1 points.
 Result<bool> write_params(const ProvingKey& pk, const std::string& path, const ParamsProgress& progress = {});

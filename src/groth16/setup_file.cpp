@@ -72,13 +72,6 @@ class CpuMultiplier final : public FixedBaseMultiplier {
   std::optional<FixedBaseTable<ec::G2Config>> t2_;
 };
 
-void put_be32(uint32_t v, uint8_t* o) {
-  o[0] = static_cast<uint8_t>(v >> 24);
-  o[1] = static_cast<uint8_t>(v >> 16);
-  o[2] = static_cast<uint8_t>(v >> 8);
-  o[3] = static_cast<uint8_t>(v);
-}
-
 std::span<const std::byte> bytes_of(const uint8_t* p, size_t n) {
   return {reinterpret_cast<const std::byte*>(p), n};
 }
@@ -107,9 +100,8 @@ class SectionWriter {
 
   // Writes the u32 count at `offset` and the points after it; returns the offset past the section.
   uint64_t write(const Section& s, uint64_t offset) {
-    uint8_t cnt[4];
-    put_be32(static_cast<uint32_t>(s.count), cnt);
-    file_.pwrite(bytes_of(cnt, 4), offset);
+    const auto cnt = section_count_bytes(static_cast<uint32_t>(s.count));
+    file_.pwrite(bytes_of(cnt.data(), cnt.size()), offset);
     offset += 4;
     const size_t pb = s.g2 ? kG2Bytes : kG1Bytes;
     const FixedBaseTable<ec::G1Config>& ref1 = reference_g1();
@@ -257,24 +249,30 @@ Result<SetupFileStats> setup_to_file(const pce::Pce& pce, const ToxicWaste& tw, 
     mul.g1(vk_sc, vk_g1);
     const Fr g2_sc[3] = {tw.beta, tw.gamma, tw.delta};
     mul.g2(g2_sc, vk_g2);
-    std::vector<uint8_t> vk;
-    auto put = [&](const std::vector<uint8_t>& src, size_t idx, size_t pb) {
-      vk.insert(vk.end(), src.begin() + static_cast<ptrdiff_t>(idx * pb),
-                src.begin() + static_cast<ptrdiff_t>((idx + 1) * pb));
+    // Decoded (on the curve, in the subgroup, not at infinity) into the key, which vk_bytes lays out
+    // as every .vk and .params file starts.
+    auto point = [](auto decoded, const char* what) {
+      if (!decoded.ok())
+        throw std::runtime_error("setup: the verifying key's " + std::string(what) + ": " + decoded.error());
+      if (decoded->is_identity())
+        throw std::runtime_error("setup: the verifying key's " + std::string(what) + " is the point at infinity");
+      return *decoded;
     };
-    put(vk_g1, 0, kG1Bytes);  // alpha_g1
-    put(vk_g1, 1, kG1Bytes);  // beta_g1
-    put(vk_g2, 0, kG2Bytes);  // beta_g2
-    put(vk_g2, 1, kG2Bytes);  // gamma_g2
-    put(vk_g1, 2, kG1Bytes);  // delta_g1
-    put(vk_g2, 2, kG2Bytes);  // delta_g2
-    vk.resize(vk.size() + 4);
-    put_be32(static_cast<uint32_t>(ni), vk.data() + vk.size() - 4);
-    for (uint64_t i = 0; i < ni; ++i) put(vk_g1, 3 + i, kG1Bytes);
-    // Decoding checks every vk point (on the curve, in the subgroup, not at infinity).
-    if (auto parsed = parse_vk(vk, params_path + " (verifying key as computed)"); !parsed.ok()) {
-      return make_error("setup: " + parsed.error());
-    }
+    auto g1_at = [&](size_t i, const char* what) {
+      return point(ec::g1_from_uncompressed(std::span(vk_g1).subspan(i * kG1Bytes, kG1Bytes)), what);
+    };
+    auto g2_at = [&](size_t i, const char* what) {
+      return point(ec::g2_from_uncompressed(std::span(vk_g2).subspan(i * kG2Bytes, kG2Bytes)), what);
+    };
+    VerifyingKey vkey;
+    vkey.alpha_g1 = g1_at(0, "alpha_g1");
+    vkey.beta_g1 = g1_at(1, "beta_g1");
+    vkey.delta_g1 = g1_at(2, "delta_g1");
+    vkey.beta_g2 = g2_at(0, "beta_g2");
+    vkey.gamma_g2 = g2_at(1, "gamma_g2");
+    vkey.delta_g2 = g2_at(2, "delta_g2");
+    for (uint64_t i = 0; i < ni; ++i) vkey.ic.push_back(g1_at(3 + i, "ic"));
+    const std::vector<uint8_t> vk = vk_bytes(vkey);
 
     const Fr h0 = q.z * delta_inv;
     NonZeroCursor a_cur{&q.u}, b_cur{&q.v};
