@@ -16,7 +16,8 @@ daemon=$2
 bench=$3
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 run() {  # run WANT_RC LOG CMD...: runs CMD, output to LOG; reports a different exit code
   local want=$1 log=$2
   shift 2
@@ -92,27 +93,36 @@ printf '[srs]\nallow_test_keys = true\n' >"$tmp/cuzk.toml"
 mkdir -p "$tmp/data/params"
 cp "$tmp/p.params" "$tmp/data/params/porep_2KiB.params"
 cp "$tmp/p.vk" "$tmp/data/params/porep_2KiB.vk"
-run 0 "$tmp/bench.log" "$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 --json \
-  single --c1 "$tmp/c1-other.json" --miner-id 1000 --proof-out "$tmp/daemon-proof.bin"
+# One daemon for every request below (each start would extract the PCE and load the key again).
+sock="unix://$tmp/run/cuzk.sock"
+"$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$tmp/data" >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q '^listening' "$tmp/daemon.out" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q '^listening' "$tmp/daemon.out" || { echo "FAIL: the daemon did not start:"; tail -20 "$tmp/daemon.log"; exit 1; }
+run 0 "$tmp/bench.log" "$bench" -a "$sock" --json single --c1 "$tmp/c1-other.json" --miner-id 1000 --proof-out "$tmp/daemon-proof.bin"
 grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
 run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
   --proof "$tmp/daemon-proof.bin"
 # cuzk-bench checks a C1 before sending it (usage error, naming the field); the daemon's own
 # refusal of the same C1 (INVALID_ARGUMENT at submit) is test_engine's BadRequests case.
-run 2 "$tmp/bench-flipped.log" "$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 \
+run 2 "$tmp/bench-flipped.log" "$bench" -a "$sock" \
   single --c1 "$tmp/c1-flipped.json" --no-verify
 grep -q "comm_d" "$tmp/bench-flipped.log" ||
   { echo "FAIL: cuzk-bench did not name the bad field:"; tail -5 "$tmp/bench-flipped.log"; fail=1; }
 
 # The wrapped C1 sent as another miner's sector (as Curio sends miner_id with the wrapper's
 # SectorNum): the daemon refuses it, its replica_id is not that sector's.
-"$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 single --c1 "$tmp/c1-other.json" \
+"$bench" -a "$sock" single --c1 "$tmp/c1-other.json" \
   --miner-id 1001 --no-verify >"$tmp/bench-miner.log" 2>&1 && { echo "FAIL: another miner's sector was proven"; fail=1; }
 grep -q "replica_id is not that of miner f01001" "$tmp/bench-miner.log" ||
   { echo "FAIL: the daemon did not refuse another miner's sector:"; tail -5 "$tmp/bench-miner.log"; fail=1; }
 
 # batch --c1: two PoRep proofs in flight at once, each verified by cuzk-bench (inputs re-derived).
-batch_out=$("$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+batch_out=$("$bench" -a "$sock" --json \
   batch --c1 "$tmp/c1-other.json" -c 2 -j 2 2>"$tmp/batch.err")
 rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: batch --c1 exited $rc: $batch_out"; tail -20 "$tmp/batch.err"; fail=1; }
@@ -120,13 +130,18 @@ for want in '"proofs": 2' '"failed": 0' '"verified": 2'; do
   echo "$batch_out" | grep -q "^  $want,\?\$" || { echo "FAIL: batch --c1: expected $want in: $batch_out"; fail=1; }
 done
 # The flipped C1: refused before anything is sent (usage error, the field named), no proof.
-batch_out=$("$bench" --spawn-daemon "$daemon" --daemon-arg=--config="$tmp/cuzk.toml" --data-dir "$tmp/data" --spawn-timeout 60 --json \
+batch_out=$("$bench" -a "$sock" --json \
   batch --c1 "$tmp/c1-flipped.json" -c 2 -j 2 2>"$tmp/batch-flipped.err")
 rc=$?
 [ "$rc" -eq 2 ] || { echo "FAIL: batch with a flipped C1 exited $rc, expected 2"; tail -5 "$tmp/batch-flipped.err"; fail=1; }
 grep -q "comm_d" "$tmp/batch-flipped.err" ||
   { echo "FAIL: batch did not name the bad field:"; tail -5 "$tmp/batch-flipped.err"; fail=1; }
 echo "$batch_out" | grep -q '"proofs": *[1-9]' && { echo "FAIL: batch with a flipped C1 made proofs: $batch_out"; fail=1; }
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+pid=
+[ "$rc" -eq 0 ] || { echo "FAIL: the daemon exited $rc after SIGTERM"; tail -20 "$tmp/daemon.log"; fail=1; }
 echo "daemon: $(( $(date +%s) - t2 )) s"
 
 if [ "$fail" -ne 0 ]; then

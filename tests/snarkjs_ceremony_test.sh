@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Issue W1.3 test (a), live: a BLS12-381 circom circuit of a few thousand constraints
-# (bench/circom/chain.circom with 2040 steps, a 2^11 domain) compiled by circom2 --prime bls12381; snarkjs's own
-# powers of tau (new, contribute, prepare phase2), `groth16 setup` and `zkey contribute` (random
-# entropy: a fresh key every run); `cuzk prove --zkey` must be accepted by `snarkjs groth16
-# verify` and by `cuzk verify`, and a proof for another witness must be rejected for these inputs.
+# (bench/circom/chain.circom with 2040 steps, a 2^11 domain) compiled by circom2 --prime bls12381;
+# phase 1 is the snarkjs powers of tau kept in tests/ptau (made by tests/ptau/regen.sh, its digest
+# checked here), as circom users start from a published ceremony; phase 2 is run here every time:
+# snarkjs `groth16 setup` and `zkey contribute` with random entropy (a fresh key every run).
+# `cuzk prove --zkey` must be accepted by `snarkjs groth16 verify` and by `cuzk verify`, and a
+# proof for another witness must be rejected for these inputs.
 # Usage: snarkjs_ceremony_test.sh PATH/TO/cuzk REPO_ROOT
 set -euo pipefail
 cuzk=$(realpath "$1")
@@ -18,10 +20,9 @@ sed "s/STEPS/2040/" "$root/bench/circom/chain.circom" >chain.circom
 node "$nm/circom2/cli.js" chain.circom --r1cs --wasm --prime bls12381 -o . >/dev/null
 echo '{"x": "424242"}' >input.json
 snarkjs wtns calculate chain_js/chain.wasm input.json chain.wtns >/dev/null
-snarkjs powersoftau new bls12381 11 p0.ptau >/dev/null
-snarkjs powersoftau contribute p0.ptau p1.ptau --name=cuzk-test -e="$RANDOM$RANDOM" >/dev/null
-snarkjs powersoftau prepare phase2 p1.ptau final.ptau >/dev/null
-snarkjs groth16 setup chain.r1cs final.ptau c0.zkey >/dev/null
+(cd "$root/tests/ptau" && sha256sum --quiet -c bls12381_11.ptau.sha256) ||
+  { echo "FAIL: tests/ptau/bls12381_11.ptau differs from its digest (rerun tests/ptau/regen.sh)"; exit 1; }
+snarkjs groth16 setup chain.r1cs "$root/tests/ptau/bls12381_11.ptau" c0.zkey >/dev/null
 snarkjs zkey contribute c0.zkey chain.zkey --name=cuzk-test -e="$RANDOM$RANDOM" >/dev/null
 snarkjs zkey export verificationkey chain.zkey vk.json >/dev/null
 cons=$(snarkjs r1cs info chain.r1cs | grep -o "# of Constraints: [0-9]*" | grep -o "[0-9]*$")
