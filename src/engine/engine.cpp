@@ -9,11 +9,10 @@
 #include "backend/setup_backend.hpp"
 #include "engine/partition_work.hpp"
 #include "engine/process_stats.hpp"
+#include "engine/request_decoder.hpp"
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/replica_id.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup_file.hpp"
-#include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
 #include "util/log.hpp"
 #include "util/quote.hpp"
@@ -27,8 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr size_t kMaxPartitions = 1024;
-constexpr size_t kMaxPartitionInputBytes = 64;
 constexpr uint64_t kFinalizeBytes = 64 << 10;  // what a partition holds after its device stage
 
 double ms_since(Clock::time_point t0, Clock::time_point t1 = Clock::now()) {
@@ -78,81 +75,12 @@ struct Job {
   std::vector<PartitionTiming> timeline;  // per partition
   uint64_t srs_load_ms = 0;
   std::shared_ptr<const CircuitRuntime> runtime;
-  Reservation payload_memory;                                  // the request's witnesses while the job holds them
-  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;  // PoRep: every proof is checked against it
+  Reservation payload_memory;                        // the request's witnesses while the job holds them
+  std::shared_ptr<const VanillaPartitions> vanilla;  // Filecoin kinds: every proof is checked against it
 
   int prio() const { return static_cast<int>(priority); }
   WorkKey key(uint32_t partition) const { return WorkKey{prio(), seq, partition}; }
 };
-
-// A PoRep C2 request's partitions: the C1 output (raw JSON or the Curio/cuzk wrapper) parsed and
-// validated once, Merkle paths included, so that bad input is refused at submit with a message
-// naming the field rather than failing after proving.
-struct PorepPrepared {
-  std::string circuit_id;
-  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;
-  std::vector<PartitionPayload> payloads;
-};
-
-// The request's sector_number and miner_id (when given) against the wrapper's SectorNum and the C1
-// output they claim to be: the replica id binds prover id, sector number, ticket, comm_d and the
-// PoRep id, so a C1 of another sector (or a wrapper with another SectorNum) is refused here.
-std::string check_sector_identity(const ProofRequest& req, const filecoin::C1Wrapper& w) {
-  if (w.wrapped && req.sector_number != 0 && req.sector_number != w.sector_num) {
-    return "sector_number " + std::to_string(req.sector_number) + " does not match the wrapper's SectorNum " +
-           std::to_string(w.sector_num);
-  }
-  const uint64_t sector = req.sector_number != 0 ? req.sector_number : w.wrapped ? w.sector_num : 0;
-  if (req.miner_id == 0 || (sector == 0 && !w.wrapped)) return "";
-  const filecoin::Bytes32 id =
-      filecoin::replica_id(filecoin::prover_id_from_actor_id(req.miner_id), sector, w.c1.ticket, w.c1.comm_d,
-                           filecoin::porep_id(*w.c1.registered_proof));
-  if (id != w.c1.replica_id) {
-    return "the C1 output's replica_id is not that of miner f0" + std::to_string(req.miner_id) + "'s sector " +
-           std::to_string(sector) + " (with its ticket and comm_d): the C1 output is another sector's";
-  }
-  return "";
-}
-
-Outcome<PorepPrepared> prepare_porep(const ProofRequest& req) {
-  using O = Outcome<PorepPrepared>;
-  if (req.vanilla_proof.empty()) {
-    return O::failure(ErrorCode::InvalidArgument,
-                      "vanilla_proof is empty: send the C1 output (SealCommitPhase1Output JSON) or the {SectorNum, "
-                      "Phase1Out, SectorSize} wrapper");
-  }
-  filecoin::C1Wrapper w;
-  try {
-    filecoin::C1ValidateOptions vo;
-    vo.verify_merkle_paths = true;
-    w = filecoin::parse_c1_any(req.vanilla_proof, vo);
-  } catch (const std::exception& e) {
-    return O::failure(ErrorCode::InvalidArgument, std::string("vanilla_proof: ") + e.what());
-  }
-  const filecoin::RegisteredSealProof& rp = *w.c1.registered_proof;
-  if (req.sector_size != 0 && req.sector_size != rp.shape.sector_size) {
-    return O::failure(ErrorCode::InvalidArgument, "sector_size " + std::to_string(req.sector_size) +
-                                                      " does not match the C1 output's registered proof " +
-                                                      std::string(rp.name) + " (" +
-                                                      std::to_string(rp.shape.sector_size) + " bytes)");
-  }
-  if (std::string why = check_sector_identity(req, w); !why.empty()) return O::failure(ErrorCode::InvalidArgument, why);
-  PorepPrepared out;
-  out.circuit_id = CircuitRegistry::porep_id(rp.shape.sector_size);
-  if (!req.circuit_id.empty() && req.circuit_id != out.circuit_id) {
-    return O::failure(ErrorCode::InvalidArgument, "circuit_id " + short_quote(req.circuit_id) +
-                                                      " does not match the C1 output (" + out.circuit_id +
-                                                      "); leave it empty for PoRep requests");
-  }
-  out.c1 = std::make_shared<const filecoin::SealCommitPhase1Output>(std::move(w.c1));
-  for (uint32_t k = 0; k < rp.partitions; ++k) {
-    PartitionPayload p;
-    p.c1 = out.c1;
-    p.partition = k;
-    out.payloads.push_back(std::move(p));
-  }
-  return O::success(std::move(out));
-}
 
 struct PartitionTask {
   std::shared_ptr<Job> job;
@@ -417,108 +345,19 @@ Result<bool> Engine::make_test_keys(const CircuitDef& def) {
 
 Outcome<Submitted> Engine::submit(ProofRequest req) {
   using O = Outcome<Submitted>;
-  std::optional<PorepPrepared> porep;
-  switch (req.kind) {
-    case ProofKind::Generic:
-      break;
-    case ProofKind::Unspecified:
-      return O::failure(ErrorCode::InvalidArgument, "proof_kind is required (GENERIC for registered circuits)");
-    case ProofKind::PorepSealCommit: {
-      auto prepared = prepare_porep(req);
-      if (!prepared.ok()) return O::failure(prepared.error.code, prepared.error.message);
-      porep = std::move(*prepared.value);
-      req.circuit_id = porep->circuit_id;
-      req.vanilla_proof = {};
-      break;
-    }
-    case ProofKind::SnapDealsUpdate:
-    case ProofKind::WindowPostPartition:
-    case ProofKind::WinningPost:
-      return O::failure(ErrorCode::InvalidArgument,
-                        std::string("proof kind ") + kind_name(req.kind) +
-                            " is not served by this daemon yet (the Filecoin circuits are not built in); use "
-                            "GENERIC with a circuit_id");
-    default:
-      return O::failure(ErrorCode::InvalidArgument, "unknown proof_kind " + std::to_string(static_cast<int>(req.kind)));
-  }
-  if (req.circuit_id.empty())
-    return O::failure(ErrorCode::InvalidArgument, "circuit_id is required for GENERIC proofs");
-  auto def = registry_.find(req.circuit_id);
-  if (!def.ok()) return O::failure(ErrorCode::InvalidArgument, def.error());
-
-  if ((def->source == CircuitSource::Porep) != porep.has_value()) {
-    return O::failure(ErrorCode::InvalidArgument,
-                      porep ? "PoRep requests prove the porep:<size> circuits"
-                            : "circuit '" + def->id +
-                                  "' is the PoRep C2 circuit: send POREP_SEAL_COMMIT with the C1 "
-                                  "output as vanilla_proof");
-  }
-
+  const DecodeContext ctx{
+      registry_, [this](const CircuitDef& def) {
+        CircuitRuntime rt{def, srs_.peek(def.id), def.uses_zkey() ? nullptr : pce_.peek(def.id), nullptr};
+        return witness_length(rt);
+      }};
+  auto decoded = decode_request(req, ctx);
+  if (!decoded.ok()) return O::failure(decoded.error.code, decoded.error.message);
   auto job = std::make_shared<Job>();
   job->kind = req.kind;
   job->priority = effective_priority(req.kind, req.wire_priority);
-  job->def = *def;
-  if (porep) {
-    job->c1 = porep->c1;
-    job->payloads = std::move(porep->payloads);
-  } else if (def->takes_wtns()) {
-    if (!req.partition_inputs.empty()) {
-      return O::failure(ErrorCode::InvalidArgument,
-                        "circuit '" + def->id + "' takes .wtns witnesses (field witnesses), not partition_inputs");
-    }
-    if (req.witnesses.empty()) {
-      return O::failure(ErrorCode::InvalidArgument, "no witnesses: send one .wtns file per partition");
-    }
-    if (req.witnesses.size() > kMaxPartitions) {
-      return O::failure(ErrorCode::InvalidArgument, std::to_string(req.witnesses.size()) + " partitions; at most " +
-                                                        std::to_string(kMaxPartitions));
-    }
-    // The expected length, when the circuit is loaded already (otherwise checked at synthesis).
-    std::optional<uint64_t> want;
-    {
-      CircuitRuntime rt{*def, srs_.peek(def->id), def->uses_zkey() ? nullptr : pce_.peek(def->id), nullptr};
-      want = witness_length(rt);
-    }
-    for (size_t i = 0; i < req.witnesses.size(); ++i) {
-      const std::string& w = req.witnesses[i];
-      auto z = circom::parse_wtns(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
-                                  "witness " + std::to_string(i));
-      if (!z.ok()) return O::failure(ErrorCode::InvalidArgument, z.error());
-      if (want && z->size() != *want) {
-        return O::failure(ErrorCode::InvalidArgument, "witness " + std::to_string(i) + " has " +
-                                                          std::to_string(z->size()) + " values but circuit '" +
-                                                          def->id + "' needs " + std::to_string(*want));
-      }
-      if (z->empty() || !(*z)[0].is_one()) {
-        return O::failure(ErrorCode::InvalidArgument, "witness " + std::to_string(i) + ": value 0 (ONE) must be 1");
-      }
-      job->payloads.push_back(PartitionPayload{0, std::move(z).value(), nullptr, 0});
-      req.witnesses[i] = {};
-    }
-  } else {
-    if (!req.witnesses.empty()) {
-      return O::failure(ErrorCode::InvalidArgument, "built-in circuit '" + def->id +
-                                                        "' computes its own witness: send partition_inputs, not "
-                                                        "witnesses");
-    }
-    if (req.partition_inputs.empty()) {
-      return O::failure(ErrorCode::InvalidArgument,
-                        "no partitions: send one partition_inputs entry (<= 64 bytes) per partition");
-    }
-    if (req.partition_inputs.size() > kMaxPartitions) {
-      return O::failure(ErrorCode::InvalidArgument, std::to_string(req.partition_inputs.size()) +
-                                                        " partitions; at most " + std::to_string(kMaxPartitions));
-    }
-    for (size_t i = 0; i < req.partition_inputs.size(); ++i) {
-      const std::string& in = req.partition_inputs[i];
-      if (in.size() > kMaxPartitionInputBytes) {
-        return O::failure(ErrorCode::InvalidArgument, "partition_inputs[" + std::to_string(i) + "] has " +
-                                                          std::to_string(in.size()) + " bytes; at most " +
-                                                          std::to_string(kMaxPartitionInputBytes));
-      }
-      job->payloads.push_back(PartitionPayload{checksum::xxh3_64(in.data(), in.size()), {}, nullptr, 0});
-    }
-  }
+  job->def = std::move(decoded.value->def);
+  job->vanilla = std::move(decoded.value->vanilla);
+  job->payloads = std::move(decoded.value->payloads);
   job->partitions = static_cast<uint32_t>(job->payloads.size());
   // Queued witnesses count against the memory budget too, so that a flood of large requests is
   // refused (the client retries) rather than exhausting memory before any of them runs.
@@ -952,15 +791,15 @@ void Engine::finalize_loop(WorkerState& w) {
     std::string proof, error;
     try {
       proof = finalize_stage(*rt, task->out, nullptr);
-      // Every proof is verified before it is returned: PoRep's against inputs derived from C1 alone,
-      // any other against the public inputs of its own witness.
+      // Every proof is verified before it is returned: a Filecoin kind's against the inputs a
+      // verifier derives (PoRep: from C1 alone), any other against its own witness's public inputs.
       std::string publics;
-      if (!job->c1) {
+      if (!job->vanilla) {
         std::lock_guard lock(mu_);
         publics = job->publics[task->index];
       }
-      const std::string why =
-          job->c1 ? verify_porep_partition(*rt, *job->c1, task->index, proof) : verify_partition(*rt, publics, proof);
+      const std::string why = job->vanilla ? verify_vanilla_partition(*rt, *job->vanilla, task->index, proof)
+                                           : verify_partition(*rt, publics, proof);
       if (!why.empty()) error = "proof verification failed: " + why;
     } catch (const std::exception& e) {
       error = e.what();

@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "circuits/builtin.hpp"
-#include "filecoin/porep_synthesis.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover_zkey.hpp"
 #include "groth16/verifier.hpp"
@@ -91,9 +90,8 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
   }
   if (def.synthesizable() && !rt.pce) {
     // No PCE yet: full synthesis gives a, b, c and the densities directly.
-    r1cs::ProvingCS cs = def.source == CircuitSource::Porep
-                             ? filecoin::synthesize_porep(*payload.c1, payload.partition)
-                             : circuits::synthesize_builtin(def.builtin, payload.witness_seed);
+    r1cs::ProvingCS cs = payload.vanilla ? payload.vanilla->synthesize(payload.partition)
+                                         : circuits::synthesize_builtin(def.builtin, payload.witness_seed);
     auto shape = std::make_shared<groth16::CircuitShape>();
     shape->num_inputs = cs.num_inputs();
     shape->num_aux = cs.num_aux();
@@ -115,10 +113,10 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
       circuits::BuiltinWitness w = circuits::witness_builtin(def.builtin, payload.witness_seed);
       out.inputs = std::move(w.inputs);
       out.aux = std::move(w.aux);
-    } else if (def.source == CircuitSource::Porep) {
-      filecoin::PorepAssignment w = filecoin::porep_assignment(*payload.c1, payload.partition);
+    } else if (payload.vanilla) {
+      PartitionAssignment w = payload.vanilla->assignment(payload.partition);
       if (w.inputs.size() != p.num_inputs() || w.aux.size() != p.num_aux()) {
-        throw std::runtime_error("circuit '" + def.id + "': the PoRep witness has " + std::to_string(w.inputs.size()) +
+        throw std::runtime_error("circuit '" + def.id + "': the witness has " + std::to_string(w.inputs.size()) +
                                  " inputs and " + std::to_string(w.aux.size()) + " aux, its PCE " +
                                  std::to_string(p.num_inputs()) + " and " + std::to_string(p.num_aux()));
       }
@@ -232,11 +230,11 @@ std::string verify_with(const CircuitRuntime& rt, std::span<const Fr> inputs, co
 
 }  // namespace
 
-std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
-                                   uint32_t partition, const std::string& proof) {
-  const std::vector<Fr> inputs = filecoin::porep_verifier_inputs(c1, partition);
+std::string verify_vanilla_partition(const CircuitRuntime& rt, const VanillaPartitions& vanilla, uint32_t partition,
+                                     const std::string& proof) {
+  const std::vector<Fr> inputs = vanilla.verifier_inputs(partition);
   const std::string why = verify_with(rt, inputs, proof);
-  return why.empty() ? why : why + " against the public inputs derived from C1";
+  return why.empty() ? why : why + " against the public inputs derived from " + vanilla.inputs_source();
 }
 
 std::string verify_partition(const CircuitRuntime& rt, const std::string& public_inputs, const std::string& proof) {

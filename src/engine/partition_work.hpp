@@ -16,7 +16,7 @@
 #include "engine/gpu_pool.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/srs_manager.hpp"
-#include "filecoin/c1_output.hpp"
+#include "engine/vanilla_partitions.hpp"
 #include "groth16/prover.hpp"
 #include "util/thread_pool.hpp"
 
@@ -39,8 +39,8 @@ std::shared_ptr<const CircuitRuntime> make_runtime(CircuitDef def, SrsHandle srs
 struct PartitionPayload {
   uint64_t witness_seed = 0;
   std::vector<Fr> z;  // ONE first
-  // PoRep: the request's (validated) C1 output, shared by its partitions, and this partition.
-  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1;
+  // Filecoin kinds: the request's decoded partitions, shared by them, and this partition's index.
+  std::shared_ptr<const VanillaPartitions> vanilla;
   uint32_t partition = 0;
 };
 
@@ -92,11 +92,10 @@ struct DeviceStageReport {
 // memory the CPU path needs beyond the GPU path's there; it may throw to fail the partition).
 DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
                                DeviceStageReport* report, const std::function<void()>& before_cpu = {});
-// PoRep: checks a partition's proof against the public inputs a verifier derives from C1
-// (challenges from the seed, parents from the SDR graph). Returns an empty string when it verifies,
-// else why not.
-std::string verify_porep_partition(const CircuitRuntime& rt, const filecoin::SealCommitPhase1Output& c1,
-                                   uint32_t partition, const std::string& proof);
+// A Filecoin kind: checks a partition's proof against the public inputs a verifier derives (PoRep:
+// from C1 alone, challenges and parents included). Empty when it verifies, else why not.
+std::string verify_vanilla_partition(const CircuitRuntime& rt, const VanillaPartitions& vanilla, uint32_t partition,
+                                     const std::string& proof);
 // Any other circuit: checks a partition's proof against the public inputs its witness carried
 // (`public_inputs`: 32-byte little-endian values without ONE). Empty when it verifies, else why not.
 std::string verify_partition(const CircuitRuntime& rt, const std::string& public_inputs, const std::string& proof);

@@ -1,0 +1,40 @@
+#pragma once
+// A proof request decoded and validated at submit, by its kind: which registered circuit it proves
+// and each partition's input. Bad input is refused here, with a message naming the field, before
+// any work is queued. Adding a proof kind means adding its decoder (porep_request.hpp is one) and
+// its circuit; the engine's stages do not change.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/circuit_registry.hpp"
+#include "engine/engine_api.hpp"
+#include "engine/partition_work.hpp"
+#include "engine/vanilla_partitions.hpp"
+
+namespace cuzk::engine {
+
+inline constexpr size_t kMaxPartitions = 1024;
+inline constexpr size_t kMaxPartitionInputBytes = 64;
+
+struct DecodedRequest {
+  CircuitDef def;
+  std::vector<PartitionPayload> payloads;
+  std::shared_ptr<const VanillaPartitions> vanilla;  // Filecoin kinds: what every proof is checked against
+};
+
+struct DecodeContext {
+  const CircuitRegistry& registry;
+  // The witness length a circuit expects when its key or PCE is loaded already (a .wtns of
+  // another length is refused at submit; otherwise at synthesis).
+  std::function<std::optional<uint64_t>(const CircuitDef&)> witness_length;
+};
+
+// Takes the request's payload fields (witnesses, vanilla proofs) out of `req`: they live on in the
+// result only. InvalidArgument for every malformed request.
+Outcome<DecodedRequest> decode_request(ProofRequest& req, const DecodeContext& ctx);
+
+}  // namespace cuzk::engine
