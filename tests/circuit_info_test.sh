@@ -70,6 +70,17 @@ expect_json inputs 40 --circuit porep --sector-size 2KiB
 expect_json aux 2685673 --circuit porep --sector-size 2KiB
 expect_json pce_rows 2687961 --circuit porep --proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep
 expect_json constraints 3844929 --circuit porep --sector-size 8MiB
+# FallbackPoSt (tests/fallback_circuit.rs's shapes, filecoin-circuits.md 7.1); the 32/64 GiB
+# WindowPoSt counts are post.circuit_counts_32_64gib (slow).
+expect_json constraints 16869 --circuit post-test --sectors 3 --challenges 5 --arity 8
+expect_json inputs 19 --circuit post-test --sectors 3 --challenges 5 --arity 8 --sub-arity 4 --top-arity 2
+expect_json constraints 11246 --circuit post-test --sectors 2 --challenges 5 --arity 8
+expect_json constraints 21866 --circuit window-post --sector-size 2KiB
+expect_json inputs 23 --circuit window-post --proof StackedDrgWindow2KiBV1
+expect_json constraints 90750 --circuit winning-post --sector-size 2KiB
+expect_json inputs 133 --circuit winning-post --sector-size 2KiB
+expect_rc 1 "$cuzk" circuit info --circuit window-post --proof StackedDrgWinning2KiBV1
+expect_rc 1 "$cuzk" circuit info --circuit winning-post
 expect_rc 1 "$cuzk" circuit info --circuit porep --sector-size 3KiB
 expect_rc 1 "$cuzk" circuit info --circuit porep
 

@@ -6,6 +6,8 @@
 
 #include "commands.hpp"
 #include "filecoin/porep_circuit_info.hpp"
+#include "filecoin/post_circuit_info.hpp"
+#include "filecoin/registered_post_proof.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/test_circuits.hpp"
 #include "util/progress.hpp"
@@ -17,17 +19,27 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
   circuit->require_subcommand(1);
   auto* info = circuit->add_subcommand("info", "Constraints, inputs and aux of a named test circuit");
   std::vector<std::string> names = filecoin::test_circuit_names();
-  names.insert(names.end(), {"porep", "porep-test"});
-  info->add_option("--circuit", o.circuit,
-                   "Circuit:\n" + filecoin::test_circuit_help() +
-                       "  porep: the PoRep C2 partition circuit of --sector-size (or --proof), counted in constant "
-                       "memory (32 GiB: ~1 min); prints the PCE's rows and non-zeros too\n"
-                       "  porep-test: the reference's test circuit (tests/stacked_circuit.rs: 2 layers, 1 "
-                       "challenge) with tree shape --arity/--sub/--top")
+  names.insert(names.end(), {"porep", "porep-test", "window-post", "winning-post", "post-test"});
+  info->add_option(
+          "--circuit", o.circuit,
+          "Circuit:\n" + filecoin::test_circuit_help() +
+              "  porep: the PoRep C2 partition circuit of --sector-size (or --proof), counted in constant "
+              "memory (32 GiB: ~1 min); prints the PCE's rows and non-zeros too\n"
+              "  porep-test: the reference's test circuit (tests/stacked_circuit.rs: 2 layers, 1 "
+              "challenge) with tree shape --arity/--sub/--top\n"
+              "  window-post, winning-post: the FallbackPoSt partition circuit of --sector-size (or --proof, a "
+              "registered PoSt proof name); window-post 32/64 GiB: ~125 M constraints, minutes\n"
+              "  post-test: the reference's test circuit (tests/fallback_circuit.rs: 64 leaves per base tree) "
+              "with --sectors, --challenges and tree shape --arity/--sub/--top")
       ->required()
       ->check(CLI::IsMember(names));
-  info->add_option("--sector-size", o.sector_size, "porep: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
-  info->add_option("--proof", o.proof, "porep: a registered seal proof name (e.g. StackedDrg32GiBV1_1)");
+  info->add_option("--sector-size", o.sector_size,
+                   "porep, window-post, winning-post: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+  info->add_option("--proof", o.proof,
+                   "porep: a registered seal proof name (e.g. StackedDrg32GiBV1_1); window-post / winning-post: a "
+                   "registered PoSt proof name (e.g. StackedDrgWindow32GiBV1_1)");
+  info->add_option("--sectors", o.sectors, "post-test: sectors per partition")->check(CLI::Range(1, 100000));
+  info->add_option("--challenges", o.challenges, "post-test: challenges per sector")->check(CLI::Range(1, 1000));
   info->add_option("--hasher", o.hasher, "por: Merkle hasher")->check(CLI::IsMember({"sha256", "poseidon"}));
   info->add_option("--arity", o.arity, "por: base tree arity")->check(CLI::IsMember({2, 4, 8, 16}));
   info->add_option("--sub-arity,--sub", o.sub_arity, "por: sub-tree arity (0 = none)")
@@ -95,10 +107,66 @@ int run_porep_info(const CircuitOptions& o) {
   return 0;
 }
 
+filecoin::PostCircuitShape post_shape(const CircuitOptions& o, std::string& what) {
+  if (o.circuit == "post-test") {
+    what = "post-test";
+    return filecoin::PostCircuitShape::reference_test({o.arity, o.sub_arity, o.top_arity}, o.sectors, o.challenges);
+  }
+  const filecoin::PostType type =
+      o.circuit == "window-post" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
+  if (o.proof.empty() == o.sector_size.empty()) {
+    throw std::invalid_argument("--circuit " + o.circuit + " needs one of --sector-size or --proof");
+  }
+  const filecoin::RegisteredPostProof& proof =
+      o.proof.empty() ? filecoin::default_post_proof(type, filecoin::parse_sector_size(o.sector_size))
+                      : filecoin::registered_post_proof(o.proof);
+  if (proof.type != type) throw std::invalid_argument("--proof " + o.proof + " is not a " + o.circuit + " proof");
+  what = o.circuit + " " + filecoin::sector_size_name(proof.shape.sector_size);
+  return filecoin::PostCircuitShape::of(proof);
+}
+
+int run_post_info(const CircuitOptions& o) {
+  std::string what;
+  const filecoin::PostCircuitShape shape = post_shape(o, what);
+  filecoin::PostCircuitInfo info;
+  {
+    Progress bar("counting sectors", shape.sectors);
+    info = filecoin::post_circuit_info(shape, [&bar](size_t done, size_t) { bar.update(done); });
+  }
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["circuit"] = what;
+    j["shape"] = shape.describe();
+    j["constraints"] = info.constraints;
+    j["inputs"] = info.inputs;
+    j["aux"] = info.aux;
+    j["pce_rows"] = info.pce_rows;
+    j["nnz_a"] = info.nnz_a;
+    j["nnz_b"] = info.nnz_b;
+    j["nnz_c"] = info.nnz_c;
+    j["domain"] = info.domain;
+    j["mode"] = "counting";
+    j["seconds"] = info.seconds;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "circuit                " << what << " (" << shape.describe() << ")\n"
+            << "constraints            " << info.constraints << "  (without the " << info.inputs
+            << " input constraints, as the reference's tests count)\n"
+            << "inputs (with ONE)      " << info.inputs << "\n"
+            << "aux                    " << info.aux << "\n"
+            << "PCE rows               " << info.pce_rows << "\n"
+            << "nnz A / B / C          " << info.nnz_a << " / " << info.nnz_b << " / " << info.nnz_c << "\n"
+            << "QAP domain             " << info.domain << "\n"
+            << "counted in             " << info.seconds << " s (counting mode, constant memory)\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_circuit(const CircuitOptions& o) {
   if (o.circuit == "porep" || o.circuit == "porep-test") return run_porep_info(o);
+  if (o.circuit == "window-post" || o.circuit == "winning-post" || o.circuit == "post-test") return run_post_info(o);
   filecoin::TestCircuitParams p;
   p.hasher = o.hasher;
   p.arity = o.arity;

@@ -66,8 +66,9 @@ struct CircuitOptions {
   size_t arity = 2, sub_arity = 0, top_arity = 0, leaves = 0, size = 8, bits = 512;
   bool private_root = false;
   bool json = false;
-  std::string sector_size;  // porep
-  std::string proof;        // porep: a registered seal proof name instead of --sector-size
+  std::string sector_size;               // porep
+  std::string proof;                     // porep: a registered seal proof name instead of --sector-size
+  uint32_t sectors = 3, challenges = 5;  // post-test (tests/fallback_circuit.rs's 3 x 5)
 };
 // Registers `circuit` and its subcommands; returns the `circuit` subcommand.
 CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o);

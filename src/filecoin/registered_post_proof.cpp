@@ -1,0 +1,115 @@
+#include "filecoin/registered_post_proof.hpp"
+
+#include <array>
+#include <stdexcept>
+
+#include "gadgets/sha256_native.hpp"
+
+namespace cuzk::filecoin {
+namespace {
+
+constexpr std::array<uint64_t, 5> kSizes = {uint64_t{2} << 10, uint64_t{8} << 20, uint64_t{512} << 20,
+                                            uint64_t{32} << 30, uint64_t{64} << 30};
+constexpr std::array<const char*, 5> kSizeNames = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+// filecoin-proofs constants.rs WINDOW_POST_SECTOR_COUNT: one partition's sectors, chosen so that
+// the 32/64 GiB circuits fit 2^27 constraints (125,279,217 and 129,887,900).
+constexpr std::array<uint32_t, 5> kWindowSectors = {2, 2, 2, 2349, 2300};
+
+// Built once: the names must outlive the table (string_view).
+struct Table {
+  std::array<std::string, 15> names;
+  std::array<RegisteredPostProof, 15> proofs;
+
+  Table() {
+    for (size_t s = 0; s < kSizes.size(); ++s) {
+      const PorepShape shape = default_seal_proof(kSizes[s]).shape;
+      names[s] = std::string("StackedDrgWinning") + kSizeNames[s] + "V1";
+      names[5 + s] = std::string("StackedDrgWindow") + kSizeNames[s] + "V1";
+      names[10 + s] = std::string("StackedDrgWindow") + kSizeNames[s] + "V1_1";
+      proofs[s] = {s,
+                   names[s],
+                   PostType::kWinning,
+                   ApiVersion::V1_0_0,
+                   shape,
+                   kWinningPostChallengeCount,
+                   kWinningPostSectorCount,
+                   kWinningPostChallengeCount / kWinningPostChallengeCount,
+                   kWinningPostChallengeCount / kWinningPostSectorCount};
+      for (size_t v = 0; v < 2; ++v) {
+        const size_t id = 5 + 5 * v + s;
+        proofs[id] = {id,
+                      names[id],
+                      PostType::kWindow,
+                      v == 0 ? ApiVersion::V1_0_0 : ApiVersion::V1_2_0,
+                      shape,
+                      kWindowPostChallengeCount,
+                      kWindowSectors[s],
+                      kWindowPostChallengeCount,
+                      kWindowSectors[s]};
+      }
+    }
+  }
+};
+
+const Table& table() {
+  static const Table t;
+  return t;
+}
+
+std::string known_names() {
+  std::string s;
+  for (const RegisteredPostProof& p : table().proofs) s += (s.empty() ? "" : ", ") + std::string(p.name);
+  return s;
+}
+
+}  // namespace
+
+std::span<const RegisteredPostProof> registered_post_proofs() {
+  return table().proofs;
+}
+
+const RegisteredPostProof& registered_post_proof(std::string_view name) {
+  for (const RegisteredPostProof& p : table().proofs) {
+    if (p.name == name) return p;
+  }
+  throw std::invalid_argument("unknown registered PoSt proof \"" + std::string(name) + "\" (known: " + known_names() +
+                              ")");
+}
+
+const RegisteredPostProof& registered_post_proof(uint64_t id) {
+  if (id >= table().proofs.size()) {
+    throw std::invalid_argument("unknown registered PoSt proof id " + std::to_string(id) +
+                                " (known: 0-14: " + known_names() + ")");
+  }
+  return table().proofs[id];
+}
+
+const RegisteredPostProof& default_post_proof(PostType type, uint64_t sector_size) {
+  for (size_t s = 0; s < kSizes.size(); ++s) {
+    if (kSizes[s] == sector_size) return table().proofs[type == PostType::kWinning ? s : 10 + s];
+  }
+  throw std::invalid_argument("no PoSt proof for sector size " + std::to_string(sector_size));
+}
+
+std::string post_parameter_identifier(const RegisteredPostProof& proof) {
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(proof.shape.sector_size) +
+         ", challenge_count: " + std::to_string(proof.circuit_challenges) +
+         ", sector_count: " + std::to_string(proof.circuit_sectors) + "}";
+}
+
+std::string post_parameter_file_stem(const RegisteredPostProof& proof) {
+  const std::string ident = post_parameter_identifier(proof);
+  const auto digest =
+      gadgets::sha256_native(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(ident.data()), ident.size()));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (uint8_t b : digest) {
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  const PorepShape& s = proof.shape;
+  return "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-" + std::to_string(s.base_arity) + "-" +
+         std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity) + "-" + hex;
+}
+
+}  // namespace cuzk::filecoin
