@@ -57,6 +57,38 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
 
 namespace {
 
+// The counts of a counted Filecoin circuit (PoRep or PoSt info: the same fields), as JSON or text.
+template <class Info>
+int print_counted(const std::string& what, const std::string& shape, const Info& info, bool json) {
+  if (json) {
+    nlohmann::ordered_json j;
+    j["circuit"] = what;
+    j["shape"] = shape;
+    j["constraints"] = info.constraints;
+    j["inputs"] = info.inputs;
+    j["aux"] = info.aux;
+    j["pce_rows"] = info.pce_rows;
+    j["nnz_a"] = info.nnz_a;
+    j["nnz_b"] = info.nnz_b;
+    j["nnz_c"] = info.nnz_c;
+    j["domain"] = info.domain;
+    j["mode"] = "counting";
+    j["seconds"] = info.seconds;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "circuit                " << what << " (" << shape << ")\n"
+            << "constraints            " << info.constraints << "  (without the " << info.inputs
+            << " input constraints, as the reference's tests count)\n"
+            << "inputs (with ONE)      " << info.inputs << "\n"
+            << "aux                    " << info.aux << "\n"
+            << "PCE rows               " << info.pce_rows << "\n"
+            << "nnz A / B / C          " << info.nnz_a << " / " << info.nnz_b << " / " << info.nnz_c << "\n"
+            << "QAP domain             " << info.domain << "\n"
+            << "counted in             " << info.seconds << " s (counting mode, constant memory)\n";
+  return 0;
+}
+
 int run_porep_info(const CircuitOptions& o) {
   filecoin::PorepCircuitShape shape;
   std::string what;
@@ -78,33 +110,7 @@ int run_porep_info(const CircuitOptions& o) {
     Progress bar("counting challenges", shape.challenges);
     info = filecoin::porep_circuit_info(shape, [&bar](size_t done, size_t) { bar.update(done); });
   }
-  if (o.json) {
-    nlohmann::ordered_json j;
-    j["circuit"] = what;
-    j["shape"] = shape.describe();
-    j["constraints"] = info.constraints;
-    j["inputs"] = info.inputs;
-    j["aux"] = info.aux;
-    j["pce_rows"] = info.pce_rows;
-    j["nnz_a"] = info.nnz_a;
-    j["nnz_b"] = info.nnz_b;
-    j["nnz_c"] = info.nnz_c;
-    j["domain"] = info.domain;
-    j["mode"] = "counting";
-    j["seconds"] = info.seconds;
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << "circuit                " << what << " (" << shape.describe() << ")\n"
-            << "constraints            " << info.constraints << "  (without the " << info.inputs
-            << " input constraints, as the reference's tests count)\n"
-            << "inputs (with ONE)      " << info.inputs << "\n"
-            << "aux                    " << info.aux << "\n"
-            << "PCE rows               " << info.pce_rows << "\n"
-            << "nnz A / B / C          " << info.nnz_a << " / " << info.nnz_b << " / " << info.nnz_c << "\n"
-            << "QAP domain             " << info.domain << "\n"
-            << "counted in             " << info.seconds << " s (counting mode, constant memory)\n";
-  return 0;
+  return print_counted(what, shape.describe(), info, o.json);
 }
 
 filecoin::PostCircuitShape post_shape(const CircuitOptions& o, std::string& what) {
@@ -133,33 +139,7 @@ int run_post_info(const CircuitOptions& o) {
     Progress bar("counting sectors", shape.sectors);
     info = filecoin::post_circuit_info(shape, [&bar](size_t done, size_t) { bar.update(done); });
   }
-  if (o.json) {
-    nlohmann::ordered_json j;
-    j["circuit"] = what;
-    j["shape"] = shape.describe();
-    j["constraints"] = info.constraints;
-    j["inputs"] = info.inputs;
-    j["aux"] = info.aux;
-    j["pce_rows"] = info.pce_rows;
-    j["nnz_a"] = info.nnz_a;
-    j["nnz_b"] = info.nnz_b;
-    j["nnz_c"] = info.nnz_c;
-    j["domain"] = info.domain;
-    j["mode"] = "counting";
-    j["seconds"] = info.seconds;
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << "circuit                " << what << " (" << shape.describe() << ")\n"
-            << "constraints            " << info.constraints << "  (without the " << info.inputs
-            << " input constraints, as the reference's tests count)\n"
-            << "inputs (with ONE)      " << info.inputs << "\n"
-            << "aux                    " << info.aux << "\n"
-            << "PCE rows               " << info.pce_rows << "\n"
-            << "nnz A / B / C          " << info.nnz_a << " / " << info.nnz_b << " / " << info.nnz_c << "\n"
-            << "QAP domain             " << info.domain << "\n"
-            << "counted in             " << info.seconds << " s (counting mode, constant memory)\n";
-  return 0;
+  return print_counted(what, shape.describe(), info, o.json);
 }
 
 }  // namespace

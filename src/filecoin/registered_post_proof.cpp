@@ -99,14 +99,7 @@ std::string post_parameter_identifier(const RegisteredPostProof& proof) {
 
 std::string post_parameter_file_stem(const RegisteredPostProof& proof) {
   const std::string ident = post_parameter_identifier(proof);
-  const auto digest =
-      gadgets::sha256_native(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(ident.data()), ident.size()));
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (uint8_t b : digest) {
-    hex += kHex[b >> 4];
-    hex += kHex[b & 15];
-  }
+  const std::string hex = parameter_identifier_digest(ident);
   const PorepShape& s = proof.shape;
   return "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-" + std::to_string(s.base_arity) + "-" +
          std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity) + "-" + hex;

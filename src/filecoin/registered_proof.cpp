@@ -204,16 +204,21 @@ std::string porep_parameter_identifier(const PorepShape& s, uint32_t challenges_
          "-" + std::to_string(s.top_arity) + " }";
 }
 
-std::string porep_parameter_file_stem(const RegisteredSealProof& proof) {
-  const std::string ident = porep_parameter_identifier(proof.shape, proof.challenges_per_partition);
-  const auto digest =
-      gadgets::sha256_native(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(ident.data()), ident.size()));
+std::string parameter_identifier_digest(const std::string& identifier) {
+  const auto digest = gadgets::sha256_native(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(identifier.data()), identifier.size()));
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
   for (uint8_t b : digest) {
     hex += kHex[b >> 4];
     hex += kHex[b & 15];
   }
+  return hex;
+}
+
+std::string porep_parameter_file_stem(const RegisteredSealProof& proof) {
+  const std::string ident = porep_parameter_identifier(proof.shape, proof.challenges_per_partition);
+  const std::string hex = parameter_identifier_digest(ident);
   const auto& s = proof.shape;
   return "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-" + std::to_string(s.base_arity) + "-" +
          std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity) + "-sha256_hasher-" + hex;

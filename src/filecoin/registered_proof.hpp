@@ -85,6 +85,9 @@ const RegisteredSealProof& default_seal_proof(uint64_t sector_size);
 // src/registry.rs `porep_id`).
 PorepId porep_id(const RegisteredSealProof& proof);
 
+// The SHA-256 of a parameter identifier in lower-case hex: the tail of every v28 parameter file
+// name (storage-proofs-core parameter_cache.rs parameter_cache_params_path).
+std::string parameter_identifier_digest(const std::string& identifier);
 // The identifier whose SHA-256 names the PoRep parameter files (storage-proofs-porep
 // .../vanilla/params.rs PublicParams::identifier, a Rust Debug string).
 std::string porep_parameter_identifier(const PorepShape& shape, uint32_t challenges_per_partition);
