@@ -13,7 +13,8 @@
 #     proofs, J in flight) with GPU utilisation sampled every 200 ms and the daemon's peak RSS.
 #
 # Logs go to $OUT (the device tool brings back 8 files: `tar` them). SIZE=32GiB (or 64GiB, 512MiB
-# for a rehearsal), COUNT=4, J=2, WORKERS=4 synthesis workers, BUDGET=110GiB.
+# for a rehearsal), COUNT=4, J=2, WORKERS=4 synthesis workers, LOOKAHEAD=WORKERS partitions
+# synthesized ahead of the GPU, BUDGET=110GiB.
 set -u
 B=${CUZK_DEVBUILD:-.devbuild}
 OUT=${OUT:-/tmp/cuzk-out}
@@ -45,8 +46,8 @@ if [ "$PHASE" = setup ]; then
       echo "FAIL $t"; grep -E "Failure|Expected|Which is|error" "$OUT/$t.log" | head -20; fails=$((fails + 1)); fi
   done
   # The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
-  printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\n[srs]\nallow_test_keys = true\n' "${BUDGET:-110GiB}" \
-    "${WORKERS:-4}" >"$D/cuzk.toml"
+  printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\nlookahead = %s\n[srs]\nallow_test_keys = true\n' \
+    "${BUDGET:-110GiB}" "${WORKERS:-4}" "${LOOKAHEAD:-${WORKERS:-4}}" >"$D/cuzk.toml"
   setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
     --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
   "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >"$OUT/synth-c1.txt" 2>&1 || fails=$((fails + 1))

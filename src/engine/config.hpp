@@ -55,7 +55,7 @@ struct SchedulerSection {
 struct SynthesisSection {
   unsigned workers = 0;    // 0 = auto (2)
   unsigned threads = 0;    // threads per synthesis worker; 0 = auto
-  unsigned lookahead = 2;  // synthesized partitions that may wait for the prover
+  unsigned lookahead = 0;  // partitions in synthesis or waiting for the prover; 0 = auto (workers)
 };
 
 struct ProverSection {
