@@ -3,13 +3,14 @@
 #   - `cuzk post vanilla` seals sectors natively and writes PoSt request files (valid vanilla
 #     proofs of the challenges drawn from the randomness and the prover);
 #   - one daemon with srs.allow_test_keys (it extracts each circuit's PCE and makes TEST-ONLY keys
-#     itself) proves WINDOW_POST_PARTITION (2 sectors) and WINNING_POST; it verifies every proof
-#     before returning it, and cuzk-bench checks it again against inputs it derives itself;
+#     itself) proves WINDOW_POST_PARTITION (2 sectors; a V1 proof in partition 1) and
+#     WINNING_POST; it verifies every proof before returning it, and cuzk-bench checks it again
+#     against inputs it derives itself;
 #   - a vanilla proof with one changed path hash: refused by the daemon (INVALID_ARGUMENT naming
 #     the proof, its sector and the field; no proof), and by cuzk-bench before sending;
-#   - the same proofs again from a restarted daemon without the PCEs (full synthesis);
-#   - the valid WinningPoSt proofs sent with other randomness: refused (they prove other leaves
-#     than the challenged ones).
+#   - the valid WinningPoSt proofs sent with other randomness, the V1 proof as partition 0:
+#     refused (they prove other leaves than the challenged ones);
+#   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
 # Usage: post_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
 cuzk=$1
@@ -38,6 +39,9 @@ run 0 "$tmp/window-gen.log" "$cuzk" post vanilla --kind window --sector-size 2Ki
   --rng-seed 5 --out "$tmp/window.json"
 run 0 "$tmp/winning-gen.log" "$cuzk" post vanilla --kind winning --sector-size 2KiB --sectors 4 --rng-seed 6 \
   --out "$tmp/winning.json"
+# A V1 WindowPoSt proof in partition 1: its challenges depend on the sector's index in the proof.
+run 0 "$tmp/v1-gen.log" "$cuzk" post vanilla --proof StackedDrgWindow2KiBV1 --partition-index 1 --first-sector 20 \
+  --out "$tmp/v1.json"
 run 2 "$tmp/gen-usage.log" "$cuzk" post vanilla --kind window --sector-size 2KiB --sectors 3 --out "$tmp/x.json"
 expect_in "$tmp/gen-usage.log" "at most 2" "3 sectors in a 2 KiB WindowPoSt partition"
 # One byte of the first sibling hash of the first proof's first path (bincode: sector_id 8, comm_r
@@ -52,6 +56,9 @@ json.dump(d, open(sys.argv[2], "w"))
 d = json.load(open(sys.argv[1].replace("window", "winning")))
 d["randomness"] = "04" + d["randomness"][2:]
 json.dump(d, open(sys.argv[2].replace("window-bad", "winning-other"), "w"))
+d = json.load(open(sys.argv[1].replace("window", "v1")))
+d["partition_index"] = 0
+json.dump(d, open(sys.argv[2].replace("window-bad", "v1-partition0"), "w"))
 PY
 t1=$(date +%s)
 echo "vanilla proofs: $((t1 - t0)) s"
@@ -78,11 +85,11 @@ stop_daemon() {
 }
 start_daemon
 
-for kind in window winning; do
+for kind in window winning v1; do
   ts=$(date +%s)
   run 0 "$tmp/$kind.log" "$bench" -a "$sock" --json single --post "$tmp/$kind.json" --proof-out "$tmp/$kind.proof"
   expect_in "$tmp/$kind.log" '"verified": *true' "$kind PoSt proof verified by cuzk-bench"
-  expect_in "$tmp/$kind.log" "\"circuit\": *\"$kind-post:2KiB\"" "$kind PoSt circuit"
+  expect_in "$tmp/$kind.log" "\"circuit\": *\"${kind/v1/window}-post:2KiB\"" "$kind PoSt circuit"
   size=$(stat -c %s "$tmp/$kind.proof" 2>/dev/null || echo 0)
   [ "$size" -eq 192 ] || { echo "FAIL: $kind proof has $size bytes, expected 192"; fail=1; }
   echo "$kind PoSt through the daemon (keys, PCE, proof): $(($(date +%s) - ts)) s"
@@ -101,6 +108,8 @@ run 2 "$tmp/bad-local.log" "$bench" -a "$sock" single --post "$tmp/window-bad.js
 expect_in "$tmp/bad-local.log" "(sector 7)" "cuzk-bench's own check names the sector"
 run 1 "$tmp/other.log" "$bench" -a "$sock" single --post "$tmp/winning-other.json" --no-verify
 expect_in "$tmp/other.log" "(from the randomness and the sector id) is leaf" "other randomness refused"
+run 1 "$tmp/v1-partition0.log" "$bench" -a "$sock" single --post "$tmp/v1-partition0.json" --no-verify
+expect_in "$tmp/v1-partition0.log" "(sector 20)" "a V1 proof of partition 1 sent as partition 0 refused"
 
 stop_daemon
 

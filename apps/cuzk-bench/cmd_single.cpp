@@ -85,16 +85,7 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
   if (!load_porep_option(o.c1, porep)) return 2;
   if (porep) porep->miner_id = o.miner_id;
   std::optional<PostRequest> post;
-  if (!o.post.empty()) {
-    // Without --no-verify the proofs are checked here (to derive the inputs); with it they are sent
-    // as they are, for the daemon to judge.
-    auto loaded = load_post_request(o.post, !o.no_verify);
-    if (!loaded) {
-      std::cerr << "cuzk-bench: " << loaded.error() << "\n";
-      return 2;
-    }
-    post = std::move(loaded).value();
-  }
+  if (!load_post_option(o.post, !o.no_verify, post)) return 2;
   const std::string circuit = porep ? porep->circuit_id : post ? post->circuit_id : o.circuit;
   std::string request_id;
   auto req = build_request(o, porep ? &*porep : nullptr, post ? &*post : nullptr, request_id);

@@ -1,5 +1,6 @@
 #include "post_request.hpp"
 
+#include <iostream>
 #include <span>
 
 #include "filecoin/post_public_inputs.hpp"
@@ -53,6 +54,17 @@ Result<PostRequest> load_post_request(const std::string& path, bool derive_input
     return make_error(path + ": " + e.what());
   }
   return out;
+}
+
+bool load_post_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out) {
+  if (path.empty()) return true;
+  auto loaded = load_post_request(path, derive_inputs);
+  if (!loaded) {
+    std::cerr << "cuzk-bench: " << loaded.error() << "\n";
+    return false;
+  }
+  out = std::move(loaded).value();
+  return true;
 }
 
 }  // namespace cuzk::bench

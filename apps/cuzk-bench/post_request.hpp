@@ -2,6 +2,7 @@
 // A WINDOW_POST_PARTITION / WINNING_POST request from a PoSt request file (`cuzk post vanilla`
 // writes them; filecoin/post_request_file.hpp), and the public inputs a verifier derives from it,
 // which cuzk-bench checks the daemon's proof against.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,9 @@ struct PostRequest {
 
 // Errors name the file and the field (and, with derive_inputs, the proof and its sector).
 Result<PostRequest> load_post_request(const std::string& path, bool derive_inputs);
+// --post of single: nothing when `path` is empty, the loaded request otherwise; false (after
+// printing the error on stderr) when it cannot be loaded. Without --no-verify the proofs are
+// checked here (to derive the inputs); with it they are sent as they are, for the daemon to judge.
+bool load_post_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out);
 
 }  // namespace cuzk::bench
