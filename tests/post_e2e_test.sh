@@ -10,6 +10,8 @@
 #     the proof, its sector and the field; no proof), and by cuzk-bench before sending;
 #   - the valid WinningPoSt proofs sent with other randomness, the V1 proof as partition 0:
 #     refused (they prove other leaves than the challenged ones);
+#   - `cuzk prove|verify --post` with the daemon's keys: the daemon's proof verified, refused
+#     against another request; a proof made and verified without a daemon;
 #   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
 # Usage: post_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
@@ -112,6 +114,18 @@ run 1 "$tmp/v1-partition0.log" "$bench" -a "$sock" single --post "$tmp/v1-partit
 expect_in "$tmp/v1-partition0.log" "(sector 20)" "a V1 proof of partition 1 sent as partition 0 refused"
 
 stop_daemon
+
+# Without a daemon, with the daemon's keys: `cuzk verify --post` accepts the daemon's proof and
+# refuses it against another request; `cuzk prove --post` proves and verifies on its own.
+keys="$tmp/data/params/window-post_2KiB"
+run 0 "$tmp/cli-verify.log" "$cuzk" verify --post "$tmp/window.json" --vk "$keys.vk" --proof "$tmp/window.proof"
+run 1 "$tmp/cli-verify-other.log" "$cuzk" verify --post "$tmp/v1.json" --vk "$keys.vk" --proof "$tmp/window.proof"
+run 0 "$tmp/cli-prove.log" "$cuzk" prove --post "$tmp/window.json" --params "$keys.params" --proof "$tmp/cli.proof"
+run 0 "$tmp/cli-verify2.log" "$cuzk" verify --post "$tmp/window.json" --vk "$keys.vk" --proof "$tmp/cli.proof"
+run 1 "$tmp/cli-prove-bad.log" "$cuzk" prove --post "$tmp/window-bad.json" --params "$keys.params" \
+  --proof "$tmp/cli-bad.proof"
+expect_in "$tmp/cli-prove-bad.log" "(sector 7)" "cuzk prove --post names the tampered sector"
+[ -e "$tmp/cli-bad.proof" ] && { echo "FAIL: cuzk prove --post wrote a proof for a tampered file"; fail=1; }
 
 # The keys kept, the PCEs gone: the next proofs come from full synthesis (ProvingCS) while the
 # PCE is extracted again in the background.
