@@ -234,6 +234,8 @@ TEST_F(GrpcServiceTest, SubmitProofPassesEveryFieldAndReturnsTheJob) {
   req.set_vanilla_proof("vp");
   req.add_vanilla_proofs("a");
   req.add_vanilla_proofs("b");
+  req.set_randomness(std::string(32, '\x07'));
+  req.set_partition_index(3);
   req.add_witnesses(std::string("w\0w", 3));
   req.add_partition_inputs("in-0");
   req.add_partition_inputs("in-1");
@@ -256,6 +258,8 @@ TEST_F(GrpcServiceTest, SubmitProofPassesEveryFieldAndReturnsTheJob) {
   EXPECT_EQ(s.registered_proof, 8u);
   EXPECT_EQ(s.vanilla_proof, "vp");
   EXPECT_EQ(s.vanilla_proofs, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(s.randomness, std::string(32, '\x07'));
+  EXPECT_EQ(s.partition_index, 3u);
   EXPECT_EQ(s.witnesses, (std::vector<std::string>{std::string("w\0w", 3)}));
   EXPECT_EQ(s.partition_inputs, (std::vector<std::string>{"in-0", "in-1"}));
 }

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "interrupt.hpp"
+#include "post_request.hpp"
 #include "proof_checker.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -16,7 +17,8 @@ namespace cuzk::bench {
 namespace {
 
 // The request, or a usage error (exit code 2).
-Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* porep, std::string& request_id) {
+Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* porep, const PostRequest* post,
+                                       std::string& request_id) {
   v1::ProveRequest req;
   auto* s = req.mutable_submit();
   s->set_proof_kind(v1::GENERIC);
@@ -26,6 +28,16 @@ Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* po
   s->set_priority(*prio);
   request_id = o.request_id.empty() ? new_request_id() : o.request_id;
   s->set_request_id(request_id);
+  if (post) {
+    if (!o.wtns.empty() || !o.inputs.empty() || o.partitions) {
+      return make_error("--post takes no --wtns, --input or --partitions (the request file has them)");
+    }
+    const v1::Priority priority = s->priority();
+    *s = post->fields;
+    s->set_priority(priority);
+    s->set_request_id(request_id);
+    return req;
+  }
   if (porep) {
     if (!o.wtns.empty() || !o.inputs.empty() || o.partitions) {
       return make_error("--c1 takes no --wtns, --input or --partitions (the C1 output has them)");
@@ -72,16 +84,19 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
   std::optional<PorepC1> porep;
   if (!load_porep_option(o.c1, porep)) return 2;
   if (porep) porep->miner_id = o.miner_id;
-  const std::string circuit = porep ? porep->circuit_id : o.circuit;
+  std::optional<PostRequest> post;
+  if (!load_post_option(o.post, !o.no_verify, post)) return 2;
+  const std::string circuit = porep ? porep->circuit_id : post ? post->circuit_id : o.circuit;
   std::string request_id;
-  auto req = build_request(o, porep ? &*porep : nullptr, request_id);
+  auto req = build_request(o, porep ? &*porep : nullptr, post ? &*post : nullptr, request_id);
   if (!req) {
     std::cerr << "cuzk-bench: " << req.error() << "\n";
     return 2;
   }
   const auto& submit = req->submit();
-  const uint32_t partitions = porep
-                                  ? porep->partitions
+  const uint32_t partitions = porep ? porep->partitions
+                              : post
+                                  ? 1
                                   : static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size()
                                                                                       : submit.partition_inputs_size());
 
@@ -152,9 +167,12 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
     if (!checker) {
       verify_error = checker.error();
     } else {
-      // PoRep: the inputs derived from C1 here, not the ones the daemon reports.
+      // PoRep, PoSt: the inputs derived here (from C1, from the vanilla proofs), not the ones the
+      // daemon reports.
       const std::vector<std::string> inputs =
-          porep ? porep->public_inputs : std::vector<std::string>(r.public_inputs().begin(), r.public_inputs().end());
+          porep  ? porep->public_inputs
+          : post ? post->public_inputs
+                 : std::vector<std::string>(r.public_inputs().begin(), r.public_inputs().end());
       check = checker->check(r.proof(), inputs, partitions);
       if (!check->valid) verify_error = check->detail;
     }

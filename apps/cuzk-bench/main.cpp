@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
                              "against inputs derived from it")
                    ->check(CLI::ExistingFile);
   s_circuit->excludes(s_c1);
+  auto* s_post = s->add_option("--post", single.post,
+                               "WindowPoSt / WinningPoSt: a PoSt request file (`cuzk post vanilla`); the proof is "
+                               "checked against inputs derived from its vanilla proofs")
+                     ->check(CLI::ExistingFile);
+  s_post->excludes(s_circuit)->excludes(s_c1);
   s->add_option("--miner-id", single.miner_id,
                 "PoRep C2: the miner actor id f0N to send (with a wrapped C1's SectorNum); the daemon refuses a C1 "
                 "whose replica_id is not that sector's")
@@ -170,8 +175,8 @@ int main(int argc, char** argv) {
         std::cerr << "cuzk-bench: --type porep needs --c1 FILE\n";
         return 2;
       }
-      if (circuit->empty() && c1->empty()) {
-        std::cerr << "cuzk-bench: " << name << " needs --circuit ID or --c1 FILE (PoRep)\n";
+      if (circuit->empty() && c1->empty() && (c1 != &single.c1 || single.post.empty())) {
+        std::cerr << "cuzk-bench: " << name << " needs --circuit ID, --c1 FILE (PoRep) or (single) --post FILE\n";
         return 2;
       }
     }

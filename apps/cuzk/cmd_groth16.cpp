@@ -35,6 +35,7 @@
 #include "pce/matvec.hpp"
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
+#include "post_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/atomic_file.hpp"
 #include "util/log.hpp"
@@ -94,6 +95,8 @@ Circuit load_circuit(const Groth16Options& o) {
   if (o.circuit == "porep" && o.sector_size.empty()) throw UsageError("--circuit porep needs --sector-size");
   if (const auto shape = porep_shape_of(o.circuit, o.sector_size)) {
     c.pce = porep_pce(*shape, "porep:" + filecoin::sector_size_name(shape->nodes * 32), o.quiet);
+  } else if (const filecoin::RegisteredPostProof* post = post_proof_of(o.circuit)) {
+    c.pce = post_pce(*post, o.circuit);
   } else if (!o.pce.empty()) {
     c.pce = must(pce::load_pce(o.pce));
   } else if (!o.r1cs.empty()) {
@@ -328,7 +331,7 @@ void add_circuit_options(CLI::App* app, Groth16Options& o) {
   app->add_option("--circuit", o.circuit,
                   "Built-in circuit:\n" + circuits::builtin_help() +
                       "  porep (with --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB) or porep:SIZE: the PoRep C2 partition "
-                      "circuit");
+                      "circuit; window-post:SIZE or winning-post:SIZE: the PoSt partition circuit");
   app->add_option("--sector-size", o.sector_size, "With --circuit porep: the sector size");
 }
 
@@ -374,7 +377,12 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   prove->add_option("--c1", o.c1, "--porep: the C1 output (raw JSON or the {SectorNum, Phase1Out, SectorSize} wrapper)")
       ->check(CLI::ExistingFile);
   prove->add_option("--partition", o.partitions, "--porep: prove only these partitions (repeatable), in this order");
-  prove->add_flag("--json", o.json, "--porep: a JSON summary on stdout");
+  prove
+      ->add_option("--post", o.post,
+                   "PoSt: prove the partition of this PoSt request file (`cuzk post vanilla`) with --params, "
+                   "write the proof to --proof after verifying it")
+      ->check(CLI::ExistingFile);
+  prove->add_flag("--json", o.json, "--porep/--post: a JSON summary on stdout");
   prove->add_flag("-q,--quiet", o.quiet, "No progress bar or summary");
   prove->callback([&o] { o.action = "prove"; });
 
@@ -389,7 +397,9 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
                    "PoRep C2: --proof holds one proof per partition; public inputs are derived from --c1");
   verify->add_option("--c1", o.c1, "--porep: the C1 output the proof was made from")->check(CLI::ExistingFile);
   verify->add_option("--partition", o.partitions, "--porep: the partitions the proof holds (default: all)");
-  verify->add_flag("--json", o.json, "--porep: {\"valid\": ...} on stdout");
+  verify->add_option("--post", o.post, "PoSt: the request file the proof was made from (inputs derived from it)")
+      ->check(CLI::ExistingFile);
+  verify->add_flag("--json", o.json, "--porep/--post: {\"valid\": ...} on stdout");
   verify->callback([&o] { o.action = "verify"; });
 
   auto* ex = app.add_subcommand("export-vk", "Write a verifying key as snarkjs verification_key.json");
@@ -402,6 +412,21 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
 int run_groth16(const Groth16Options& o) {
   try {
     if (o.action == "setup") return run_setup(o);
+    if (o.action == "prove" && !o.post.empty()) {
+      if (o.params.empty() || o.porep || !o.zkey.empty() || !o.wtns.empty() || !o.r1cs.empty() || !o.circuit.empty())
+        throw UsageError("prove --post takes --params, --pce and --proof only");
+      return post_prove(o);
+    }
+    if (o.action == "verify" && !o.post.empty()) {
+      if (o.porep || !o.public_json.empty())
+        throw UsageError("verify --post takes --vk and --proof (the inputs come from the request file)");
+      try {
+        return post_verify(o);
+      } catch (const std::exception& e) {  // unreadable or malformed inputs: exit 2, not "invalid"
+        std::cerr << "cuzk: error: " << e.what() << "\n";
+        return 2;
+      }
+    }
     if (o.action == "prove" && o.porep) {
       if (o.c1.empty() || o.params.empty()) throw UsageError("prove --porep needs --c1 and --params");
       if (!o.zkey.empty() || !o.wtns.empty() || !o.r1cs.empty() || !o.circuit.empty())

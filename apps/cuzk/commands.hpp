@@ -54,7 +54,8 @@ struct Groth16Options {
   bool porep = false;
   std::string c1, sector_size;
   std::vector<uint32_t> partitions;  // empty: all of the C1 output's partitions
-  bool json = false;                 // prove/verify --porep: a JSON summary on stdout
+  bool json = false;                 // prove/verify --porep/--post: a JSON summary on stdout
+  std::string post;                  // prove/verify --post: a PoSt request file (`cuzk post vanilla`)
 };
 void add_groth16_commands(CLI::App& app, Groth16Options& o);
 int run_groth16(const Groth16Options& o);
@@ -92,6 +93,18 @@ struct SealOptions {
 // Registers `seal` and `synth-c1`.
 void add_seal_commands(CLI::App& app, SealOptions& o);
 int run_seal(const SealOptions& o);
+
+struct PostOptions {
+  std::string action;  // vanilla (set by the parser)
+  std::string kind = "window", sector_size, proof, out;
+  std::string randomness = "0303030303030303030303030303030303030303030303030303030303030303";
+  uint32_t sectors = 1, partition_index = 0;
+  uint64_t first_sector = 1, actor_id = 1000, rng_seed = 1;
+  bool json = false;
+};
+// Registers `post` and its subcommands.
+void add_post_commands(CLI::App& app, PostOptions& o);
+int run_post(const PostOptions& o);
 
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();

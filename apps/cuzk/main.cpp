@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   auto* ci = cuzk::cli::add_circuit_command(app, circ);
   cuzk::cli::SealOptions seal;
   cuzk::cli::add_seal_commands(app, seal);
+  cuzk::cli::PostOptions post;
+  cuzk::cli::add_post_commands(app, post);
 
   try {
     app.parse(argc, argv);
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
     }
     if (*ci) return cuzk::cli::run_circuit(circ);
     if (!seal.action.empty()) return cuzk::cli::run_seal(seal);
+    if (!post.action.empty()) return cuzk::cli::run_post(post);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);

@@ -34,23 +34,70 @@ std::string CircuitRegistry::porep_id(uint64_t sector_size) {
   return "porep:" + filecoin::sector_size_name(sector_size);
 }
 
+std::string CircuitRegistry::post_id(const filecoin::RegisteredPostProof& proof) {
+  return std::string(proof.type == filecoin::PostType::kWindow ? "window-post:" : "winning-post:") +
+         filecoin::sector_size_name(proof.shape.sector_size);
+}
+
+void CircuitRegistry::set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const {
+  const std::string official = param_dir_ + "/" + official_stem;
+  std::error_code ec;
+  if (std::filesystem::exists(official + ".params", ec)) {
+    d.params_path = official + ".params";
+    d.vk_path = std::filesystem::exists(official + ".vk", ec) ? official + ".vk" : "";
+    d.test_setup = false;
+  } else {
+    d.params_path = param_dir_ + "/" + file_stem(d.id) + ".params";
+    d.vk_path = param_dir_ + "/" + file_stem(d.id) + ".vk";
+    d.test_setup = true;
+  }
+}
+
 CircuitDef CircuitRegistry::porep_def(uint64_t sector_size) const {
   CircuitDef d;
   d.id = porep_id(sector_size);
   d.source = CircuitSource::Porep;
   d.porep_sector_size = sector_size;
   d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
-  const std::string official =
-      param_dir_ + "/" + filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(sector_size));
-  std::error_code ec;
-  if (std::filesystem::exists(official + ".params", ec)) {
-    d.params_path = official + ".params";
-    if (std::filesystem::exists(official + ".vk", ec)) d.vk_path = official + ".vk";
-    d.test_setup = false;
-  } else {
-    d.params_path = param_dir_ + "/" + file_stem(d.id) + ".params";
-    d.vk_path = param_dir_ + "/" + file_stem(d.id) + ".vk";
-    d.test_setup = true;
+  set_filecoin_keys(d, filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(sector_size)));
+  return d;
+}
+
+CircuitDef CircuitRegistry::post_def(const filecoin::RegisteredPostProof& proof) const {
+  CircuitDef d;
+  d.id = post_id(proof);
+  d.source = CircuitSource::Post;
+  d.post_proof = &proof;
+  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
+  set_filecoin_keys(d, filecoin::post_parameter_file_stem(proof));
+  return d;
+}
+
+std::optional<Result<CircuitDef>> CircuitRegistry::find_filecoin(const std::string& id) const {
+  const size_t colon = id.find(':');
+  const std::string prefix = colon == std::string::npos ? "" : id.substr(0, colon);
+  if (prefix != "porep" && prefix != "window-post" && prefix != "winning-post") return std::nullopt;
+  CircuitDef d;
+  std::string official;
+  try {
+    const uint64_t size = filecoin::parse_sector_size(id.substr(colon + 1));
+    if (prefix == "porep") {
+      d = porep_def(size);
+      official = filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(size));
+    } else {
+      const auto type = prefix == "window-post" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
+      const filecoin::RegisteredPostProof& proof = filecoin::default_post_proof(type, size);
+      d = post_def(proof);
+      official = filecoin::post_parameter_file_stem(proof);
+    }
+  } catch (const std::exception& e) {
+    return make_error("circuit id " + short_quote(id) + ": " + e.what());
+  }
+  if (d.test_setup && !allow_test_keys_) {
+    return make_error("circuit '" + d.id + "': the official parameter file " + official +
+                      ".params is not in the parameter directory " + param_dir_ +
+                      " (srs.param_dir); put the official .params and .vk there, or set srs.allow_test_keys = "
+                      "true for TEST-ONLY keys whose proofs no chain accepts");
   }
   return d;
 }
@@ -92,23 +139,7 @@ CircuitRegistry::CircuitRegistry(const Config& config)
 
 Result<CircuitDef> CircuitRegistry::find(const std::string& id) const {
   if (auto it = defs_.find(id); it != defs_.end()) return it->second;
-  if (id.rfind("porep:", 0) == 0) {
-    uint64_t size = 0;
-    try {
-      size = filecoin::parse_sector_size(id.substr(6));
-    } catch (const std::exception& e) {
-      return make_error("circuit id " + short_quote(id) + ": " + e.what());
-    }
-    CircuitDef d = porep_def(size);
-    if (d.test_setup && !allow_test_keys_) {
-      const std::string official = filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(size));
-      return make_error("circuit '" + d.id + "': the official parameter file " + official +
-                        ".params is not in the parameter directory " + param_dir_ +
-                        " (srs.param_dir); put the official .params and .vk there, or set srs.allow_test_keys = "
-                        "true for TEST-ONLY keys whose proofs no chain accepts");
-    }
-    return d;
-  }
+  if (auto d = find_filecoin(id)) return std::move(*d);
   if (builtins_) {
     auto spec = circuits::parse_builtin(id);
     // "chain:2^10" and "chain:1024" are one circuit: keyed (and cached) by the canonical name.

@@ -11,31 +11,39 @@
 
 #include "circuits/builtin.hpp"
 #include "engine/config.hpp"
+#include "filecoin/registered_post_proof.hpp"
 #include "util/result.hpp"
 
 namespace cuzk::engine {
 
-enum class CircuitSource { Builtin, Pce, R1cs, Zkey, Porep };
+enum class CircuitSource { Builtin, Pce, R1cs, Zkey, Porep, Post };
 
 struct CircuitDef {
   std::string id;
   CircuitSource source = CircuitSource::Builtin;
   circuits::BuiltinSpec builtin;   // Builtin
   uint64_t porep_sector_size = 0;  // Porep: the PoRep C2 partition circuit of this sector size
-  std::string pce_path;            // Pce: the file; otherwise where the extracted Pce is cached
-  std::string r1cs_path;           // R1cs
-  std::string zkey_path;           // Zkey
-  std::string params_path;         // bellperson keys (not Zkey)
-  std::string vk_path;             // optional; the .params file holds the vk too
-  bool test_setup = false;         // generate params_path/vk_path with the test-only setup if missing
+  // Post: the FallbackPoSt circuit of this proof's type and sector size (the V1 and V1_1 Window
+  // proofs share it; only their challenges differ).
+  const filecoin::RegisteredPostProof* post_proof = nullptr;
+  std::string pce_path;     // Pce: the file; otherwise where the extracted Pce is cached
+  std::string r1cs_path;    // R1cs
+  std::string zkey_path;    // Zkey
+  std::string params_path;  // bellperson keys (not Zkey)
+  std::string vk_path;      // optional; the .params file holds the vk too
+  bool test_setup = false;  // generate params_path/vk_path with the test-only setup if missing
 
   bool uses_zkey() const { return source == CircuitSource::Zkey; }
-  // Witness data a request carries: .wtns files, (built-ins) partition inputs, or (PoRep) a C1
-  // output.
+  // Witness data a request carries: .wtns files, (built-ins) partition inputs, (PoRep) a C1
+  // output or (PoSt) vanilla proofs.
   bool takes_wtns() const { return source == CircuitSource::Pce || source == CircuitSource::R1cs || uses_zkey(); }
-  // Circuits whose code is built in (built-ins, PoRep): their PCE can be extracted in the
+  // Circuits whose code is built in (built-ins, PoRep, PoSt): their PCE can be extracted in the
   // background while requests are served by full synthesis.
-  bool synthesizable() const { return source == CircuitSource::Builtin || source == CircuitSource::Porep; }
+  bool synthesizable() const {
+    return source == CircuitSource::Builtin || source == CircuitSource::Porep || source == CircuitSource::Post;
+  }
+  // The Filecoin circuits, proved only through their own proof kinds (not GENERIC).
+  bool filecoin() const { return source == CircuitSource::Porep || source == CircuitSource::Post; }
 };
 
 // A file-system-safe stem for cached files of a circuit id ("chain:2^18" -> "chain_2^18").
@@ -49,6 +57,8 @@ class CircuitRegistry {
   Result<CircuitDef> find(const std::string& id) const;
   // The PoRep circuit id of a sector size: "porep:2KiB", ..., "porep:64GiB".
   static std::string porep_id(uint64_t sector_size);
+  // The PoSt circuit id of a registered PoSt proof: "window-post:2KiB", "winning-post:32GiB".
+  static std::string post_id(const filecoin::RegisteredPostProof& proof);
   // Configured ids (built-ins by name are not listed: there are too many).
   std::vector<std::string> ids() const;
   bool builtins_enabled() const { return builtins_; }
@@ -60,6 +70,12 @@ class CircuitRegistry {
   // there (filecoin's v28 name), else test-only keys cached there (find() refuses those unless
   // srs.allow_test_keys).
   CircuitDef porep_def(uint64_t sector_size) const;
+  // "window-post:<size>", "winning-post:<size>": the same rule, with the v28 PoSt file name.
+  CircuitDef post_def(const filecoin::RegisteredPostProof& proof) const;
+  // Official keys when `official_stem`.params is in the parameter directory, else test-only ones.
+  void set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const;
+  // A porep:/window-post:/winning-post: id, or nullopt when `id` has none of those prefixes.
+  std::optional<Result<CircuitDef>> find_filecoin(const std::string& id) const;
 
   std::map<std::string, CircuitDef> defs_;
   bool builtins_ = true;

@@ -57,9 +57,12 @@ struct ProofRequest {
   uint64_t sector_size = 0;                   // seed fields, kept for the Filecoin kinds
   uint64_t registered_proof = 0;
   uint64_t sector_number = 0;  // PoRep: 0 = not given; else checked against the wrapper and C1
-  uint64_t miner_id = 0;       // PoRep: 0 = not given; with a sector number, C1's replica_id is checked
+  uint64_t miner_id = 0;       // PoRep: 0 = not given; with a sector number, C1's replica_id is checked;
+                               // PoSt: the prover (its prover id), required
   std::string vanilla_proof;
-  std::vector<std::string> vanilla_proofs;
+  std::vector<std::string> vanilla_proofs;  // PoSt: one bincode FallbackPoStSectorProof per sector
+  std::string randomness;                   // PoSt: 32 bytes, a canonical field element
+  uint32_t partition_index = 0;             // WindowPoSt: which partition of the proof
 };
 
 struct Submitted {

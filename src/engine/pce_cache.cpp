@@ -8,6 +8,7 @@
 
 #include "circuits/builtin.hpp"
 #include "filecoin/porep_synthesis.hpp"
+#include "filecoin/post_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
@@ -106,6 +107,17 @@ Result<PceHandle> PceCache::extract(const CircuitDef& def) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
     built = pce::build_pce(filecoin::record_porep_circuit_replicated(shape, ThreadPool::global()), bo);
+  } else if (def.source == CircuitSource::Post) {
+    // The same ~64 bytes per constraint; a challenge's PoR in tree R is ~177 constraints per bit
+    // of the leaf index (Poseidon arity 8: ~530 per level), a sector's commitments 313.
+    const filecoin::PostCircuitShape shape = filecoin::PostCircuitShape::of(*def.post_proof);
+    const uint64_t bits = static_cast<uint64_t>(std::countr_zero(shape.nodes));
+    const uint64_t est = uint64_t{shape.sectors} * (313 + uint64_t{shape.challenges} * (bits * 180 + 16));
+    auto transient = budget_.acquire(est * 64);
+    if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
+    pce::BuildOptions bo;
+    bo.circuit_id = def.id;
+    built = pce::build_pce(filecoin::record_post_circuit(*def.post_proof), bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;

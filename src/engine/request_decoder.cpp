@@ -1,6 +1,7 @@
 #include "engine/request_decoder.hpp"
 
 #include "engine/porep_request.hpp"
+#include "engine/post_request.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
 
@@ -74,6 +75,10 @@ O decode_generic(ProofRequest& req, const DecodeContext& ctx) {
     return invalid("circuit '" + def->id +
                    "' is the PoRep C2 circuit: send POREP_SEAL_COMMIT with the C1 output as vanilla_proof");
   }
+  if (def->source == CircuitSource::Post) {
+    return invalid("circuit '" + def->id +
+                   "' is a PoSt circuit: send WINDOW_POST_PARTITION or WINNING_POST with the vanilla_proofs");
+  }
   DecodedRequest out;
   out.def = *def;
   return def->takes_wtns() ? decode_wtns(req, ctx, std::move(out)) : decode_builtin(req, std::move(out));
@@ -89,12 +94,13 @@ Outcome<DecodedRequest> decode_request(ProofRequest& req, const DecodeContext& c
       return decode_porep(req, ctx);
     case ProofKind::Unspecified:
       return invalid("proof_kind is required (GENERIC for registered circuits)");
-    case ProofKind::SnapDealsUpdate:
     case ProofKind::WindowPostPartition:
     case ProofKind::WinningPost:
+      return decode_post(req, ctx);
+    case ProofKind::SnapDealsUpdate:
       return invalid(std::string("proof kind ") + kind_name(req.kind) +
-                     " is not served by this daemon yet (the Filecoin circuits are not built in); use GENERIC with "
-                     "a circuit_id");
+                     " is not served by this daemon yet (its circuit is not built in); use GENERIC with a "
+                     "circuit_id");
   }
   return invalid("unknown proof_kind " + std::to_string(static_cast<int>(req.kind)));
 }

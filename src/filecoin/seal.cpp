@@ -126,7 +126,8 @@ SealResult seal_sector(const RegisteredSealProof& proof, std::span<const uint8_t
   ThreadPool::global().parallel_chunks(n, 4096, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) leaves[i] = to_bytes(to_fr(node_at(labels.back(), i)) + to_fr(node_at(data, i)));
   });
-  const DenseTree tree_r(tree_rc_layout(s), std::move(leaves));
+  auto tree_r_ptr = std::make_shared<const DenseTree>(tree_rc_layout(s), std::move(leaves));
+  const DenseTree& tree_r = *tree_r_ptr;
   report("tree R", 1, 1);
   res.timings.tree_r = seconds_since(t0);
 
@@ -144,6 +145,7 @@ SealResult seal_sector(const RegisteredSealProof& proof, std::span<const uint8_t
   validate_c1_output(c1, C1ValidateOptions{.verify_merkle_paths = true});
   report("validate", 1, 1);
   res.timings.validate = seconds_since(t0);
+  if (params.keep_tree_r) res.tree_r = std::move(tree_r_ptr);
   res.timings.total = seconds_since(t_start);
   return res;
 }

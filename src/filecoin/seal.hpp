@@ -13,11 +13,13 @@
 // returned. Everything is in memory: about 7 x the sector size (labels, trees, data).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "filecoin/c1_output.hpp"
+#include "filecoin/sector_tree.hpp"
 
 namespace cuzk::filecoin {
 
@@ -26,6 +28,7 @@ struct SealParams {
   uint64_t sector_id = 0;
   Bytes32 ticket{};
   Bytes32 seed{};
+  bool keep_tree_r = false;  // return tree R (PoSt vanilla proofs are built from it)
 };
 
 // Seconds per step.
@@ -36,6 +39,7 @@ struct SealTimings {
 struct SealResult {
   SealCommitPhase1Output c1;
   Bytes32 comm_c{}, comm_r_last{};
+  std::shared_ptr<const DenseTree> tree_r;  // with SealParams::keep_tree_r
   SealTimings timings;
 };
 

@@ -114,6 +114,8 @@ engine::ProofRequest to_engine_request(v1::SubmitProofRequest& in) {
   out.sector_number = in.sector_number();
   out.miner_id = in.miner_id();
   out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
+  out.randomness = std::move(*in.mutable_randomness());
+  out.partition_index = in.partition_index();
   const auto move_all = [](auto* repeated, std::vector<std::string>& dst) {
     dst.reserve(static_cast<size_t>(repeated->size()));
     for (auto& item : *repeated) dst.push_back(std::move(item));

@@ -1,0 +1,30 @@
+#pragma once
+// A WINDOW_POST_PARTITION / WINNING_POST request from a PoSt request file (`cuzk post vanilla`
+// writes them; filecoin/post_request_file.hpp), and the public inputs a verifier derives from it,
+// which cuzk-bench checks the daemon's proof against.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client.hpp"
+#include "util/result.hpp"
+
+namespace cuzk::bench {
+
+struct PostRequest {
+  v1::SubmitProofRequest fields;  // proof_kind, registered_proof, miner_id, randomness, partition_index, proofs
+  std::string circuit_id;         // "window-post:2KiB"
+  // The one partition's inputs (32-byte LE values concatenated) when derived: that needs the
+  // vanilla proofs to be valid, so a file with a bad proof can still be sent (--no-verify) to see
+  // the daemon refuse it.
+  std::vector<std::string> public_inputs;
+};
+
+// Errors name the file and the field (and, with derive_inputs, the proof and its sector).
+Result<PostRequest> load_post_request(const std::string& path, bool derive_inputs);
+// --post of single: nothing when `path` is empty, the loaded request otherwise; false (after
+// printing the error on stderr) when it cannot be loaded. Without --no-verify the proofs are
+// checked here (to derive the inputs); with it they are sent as they are, for the daemon to judge.
+bool load_post_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out);
+
+}  // namespace cuzk::bench

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# WindowPoSt and WinningPoSt end to end at 2 KiB through the daemon, with no outside data:
+#   - `cuzk post vanilla` seals sectors natively and writes PoSt request files (valid vanilla
+#     proofs of the challenges drawn from the randomness and the prover);
+#   - one daemon with srs.allow_test_keys (it extracts each circuit's PCE and makes TEST-ONLY keys
+#     itself) proves WINDOW_POST_PARTITION (2 sectors; a V1 proof in partition 1) and
+#     WINNING_POST; it verifies every proof before returning it, and cuzk-bench checks it again
+#     against inputs it derives itself;
+#   - a vanilla proof with one changed path hash: refused by the daemon (INVALID_ARGUMENT naming
+#     the proof, its sector and the field; no proof), and by cuzk-bench before sending;
+#   - the valid WinningPoSt proofs sent with other randomness, the V1 proof as partition 0:
+#     refused (they prove other leaves than the challenged ones);
+#   - `cuzk prove|verify --post` with the daemon's keys: the daemon's proof verified, refused
+#     against another request; a proof made and verified without a daemon;
+#   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
+# Usage: post_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
+set -u
+cuzk=$1
+daemon=$2
+bench=$3
+fail=0
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+run() {  # run WANT_RC LOG CMD...: runs CMD, output to LOG; reports a different exit code
+  local want=$1 log=$2
+  shift 2
+  "$@" >"$log" 2>&1
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL: '$*' exited $rc, expected $want"
+    tail -20 "$log"
+    fail=1
+  fi
+}
+expect_in() {  # expect_in LOG TEXT WHAT
+  grep -q -- "$2" "$1" || { echo "FAIL: $3: no '$2' in:"; tail -5 "$1"; fail=1; }
+}
+t0=$(date +%s)
+run 0 "$tmp/window-gen.log" "$cuzk" post vanilla --kind window --sector-size 2KiB --sectors 2 --first-sector 7 \
+  --rng-seed 5 --out "$tmp/window.json"
+run 0 "$tmp/winning-gen.log" "$cuzk" post vanilla --kind winning --sector-size 2KiB --sectors 4 --rng-seed 6 \
+  --out "$tmp/winning.json"
+# A V1 WindowPoSt proof in partition 1: its challenges depend on the sector's index in the proof.
+run 0 "$tmp/v1-gen.log" "$cuzk" post vanilla --proof StackedDrgWindow2KiBV1 --partition-index 1 --first-sector 20 \
+  --out "$tmp/v1.json"
+run 2 "$tmp/gen-usage.log" "$cuzk" post vanilla --kind window --sector-size 2KiB --sectors 3 --out "$tmp/x.json"
+expect_in "$tmp/gen-usage.log" "at most 2" "3 sectors in a 2 KiB WindowPoSt partition"
+# One byte of the first sibling hash of the first proof's first path (bincode: sector_id 8, comm_r
+# 32, sectors 8, inclusion_proofs 8, variant 4, root 32, leaf 32, path 8, hashes 8 -> offset 140).
+python3 - "$tmp/window.json" "$tmp/window-bad.json" <<'PY'
+import base64, json, sys
+d = json.load(open(sys.argv[1]))
+b = bytearray(base64.b64decode(d["vanilla_proofs"][0]))
+b[140] ^= 1
+d["vanilla_proofs"][0] = base64.b64encode(bytes(b)).decode()
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1].replace("window", "winning")))
+d["randomness"] = "04" + d["randomness"][2:]
+json.dump(d, open(sys.argv[2].replace("window-bad", "winning-other"), "w"))
+d = json.load(open(sys.argv[1].replace("window", "v1")))
+d["partition_index"] = 0
+json.dump(d, open(sys.argv[2].replace("window-bad", "v1-partition0"), "w"))
+PY
+t1=$(date +%s)
+echo "vanilla proofs: $((t1 - t0)) s"
+
+printf '[srs]\nallow_test_keys = true\n' >"$tmp/cuzk.toml"
+sock="unix://$tmp/run/cuzk.sock"
+start_daemon() {
+  rm -f "$tmp/daemon.out"  # not the last daemon's "listening"
+  "$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$tmp/data" >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
+  pid=$!
+  for _ in $(seq 1 600); do
+    grep -q "^listening" "$tmp/daemon.out" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q '^listening' "$tmp/daemon.out" || { echo "FAIL: the daemon did not start:"; tail -20 "$tmp/daemon.log"; exit 1; }
+}
+stop_daemon() {
+  kill -TERM "$pid"
+  local rc=0
+  wait "$pid" || rc=$?
+  pid=
+  [ "$rc" -eq 0 ] || { echo "FAIL: the daemon exited $rc after SIGTERM"; tail -20 "$tmp/daemon.log"; fail=1; }
+}
+start_daemon
+
+for kind in window winning v1; do
+  ts=$(date +%s)
+  run 0 "$tmp/$kind.log" "$bench" -a "$sock" --json single --post "$tmp/$kind.json" --proof-out "$tmp/$kind.proof"
+  expect_in "$tmp/$kind.log" '"verified": *true' "$kind PoSt proof verified by cuzk-bench"
+  expect_in "$tmp/$kind.log" "\"circuit\": *\"${kind/v1/window}-post:2KiB\"" "$kind PoSt circuit"
+  size=$(stat -c %s "$tmp/$kind.proof" 2>/dev/null || echo 0)
+  [ "$size" -eq 192 ] || { echo "FAIL: $kind proof has $size bytes, expected 192"; fail=1; }
+  echo "$kind PoSt through the daemon (keys, PCE, proof): $(($(date +%s) - ts)) s"
+done
+
+# The changed hash: the daemon refuses it at submit (sent as is with --no-verify), naming the
+# proof, its sector and the field; cuzk-bench refuses it before sending (usage error).
+run 1 "$tmp/bad.log" "$bench" -a "$sock" --json single --post "$tmp/window-bad.json" --no-verify \
+  --proof-out "$tmp/bad.proof"
+expect_in "$tmp/bad.log" "INVALID_ARGUMENT" "tampered proof refused at submit"
+expect_in "$tmp/bad.log" "vanilla_proofs\[0\] (sector 7)" "tampered proof: the sector named"
+expect_in "$tmp/bad.log" "inclusion_proofs\[0\].data.Single.root: the leaf and the path's siblings hash to a different root" \
+  "tampered proof: the field named"
+[ -e "$tmp/bad.proof" ] && { echo "FAIL: a proof was written for a tampered vanilla proof"; fail=1; }
+run 2 "$tmp/bad-local.log" "$bench" -a "$sock" single --post "$tmp/window-bad.json"
+expect_in "$tmp/bad-local.log" "(sector 7)" "cuzk-bench's own check names the sector"
+run 1 "$tmp/other.log" "$bench" -a "$sock" single --post "$tmp/winning-other.json" --no-verify
+expect_in "$tmp/other.log" "(from the randomness and the sector id) is leaf" "other randomness refused"
+run 1 "$tmp/v1-partition0.log" "$bench" -a "$sock" single --post "$tmp/v1-partition0.json" --no-verify
+expect_in "$tmp/v1-partition0.log" "(sector 20)" "a V1 proof of partition 1 sent as partition 0 refused"
+
+stop_daemon
+
+# Without a daemon, with the daemon's keys: `cuzk verify --post` accepts the daemon's proof and
+# refuses it against another request; `cuzk prove --post` proves and verifies on its own.
+keys="$tmp/data/params/window-post_2KiB"
+run 0 "$tmp/cli-verify.log" "$cuzk" verify --post "$tmp/window.json" --vk "$keys.vk" --proof "$tmp/window.proof"
+run 1 "$tmp/cli-verify-other.log" "$cuzk" verify --post "$tmp/v1.json" --vk "$keys.vk" --proof "$tmp/window.proof"
+run 0 "$tmp/cli-prove.log" "$cuzk" prove --post "$tmp/window.json" --params "$keys.params" --proof "$tmp/cli.proof"
+run 0 "$tmp/cli-verify2.log" "$cuzk" verify --post "$tmp/window.json" --vk "$keys.vk" --proof "$tmp/cli.proof"
+run 1 "$tmp/cli-prove-bad.log" "$cuzk" prove --post "$tmp/window-bad.json" --params "$keys.params" \
+  --proof "$tmp/cli-bad.proof"
+expect_in "$tmp/cli-prove-bad.log" "(sector 7)" "cuzk prove --post names the tampered sector"
+[ -e "$tmp/cli-bad.proof" ] && { echo "FAIL: cuzk prove --post wrote a proof for a tampered file"; fail=1; }
+
+# The keys kept, the PCEs gone: the next proofs come from full synthesis (ProvingCS) while the
+# PCE is extracted again in the background.
+rm -f "$tmp"/data/pce/*.pce
+start_daemon
+for kind in window winning; do
+  run 0 "$tmp/$kind-full.log" "$bench" -a "$sock" --json single --post "$tmp/$kind.json"
+  expect_in "$tmp/$kind-full.log" '"verified": *true' "$kind PoSt proof from full synthesis verified"
+  expect_in "$tmp/daemon.log" "pce_extract_start circuit=$kind-post:2KiB (background; full synthesis meanwhile)" \
+    "$kind PoSt proved by full synthesis"
+done
+stop_daemon
+echo "daemon: $(($(date +%s) - t1)) s"
+if [ "$fail" -ne 0 ]; then
+  echo "PoSt e2e test FAILED"
+  exit 1
+fi
+echo "PoSt e2e test passed"
