@@ -18,17 +18,7 @@ fail=0
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-run() {  # run WANT_RC LOG CMD...: runs CMD, output to LOG; reports a different exit code
-  local want=$1 log=$2
-  shift 2
-  "$@" >"$log" 2>&1
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: '$*' exited $rc, expected $want"
-    tail -20 "$log"
-    fail=1
-  fi
-}
+source "$(dirname "$0")/e2e_lib.sh"
 t0=$(date +%s)
 run 0 "$tmp/seal.log" "$cuzk" seal --sector-size 2KiB --random --rng-seed 11 --out "$tmp/c1.json"
 run 0 "$tmp/seal2.log" "$cuzk" seal --sector-size 2KiB --random --rng-seed 12 --wrapper --out "$tmp/c1-other.json"
@@ -94,15 +84,7 @@ mkdir -p "$tmp/data/params"
 cp "$tmp/p.params" "$tmp/data/params/porep_2KiB.params"
 cp "$tmp/p.vk" "$tmp/data/params/porep_2KiB.vk"
 # One daemon for every request below (each start would extract the PCE and load the key again).
-sock="unix://$tmp/run/cuzk.sock"
-"$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$tmp/data" >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q '^listening' "$tmp/daemon.out" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-grep -q '^listening' "$tmp/daemon.out" || { echo "FAIL: the daemon did not start:"; tail -20 "$tmp/daemon.log"; exit 1; }
+start_daemon
 run 0 "$tmp/bench.log" "$bench" -a "$sock" --json single --c1 "$tmp/c1-other.json" --miner-id 1000 --proof-out "$tmp/daemon-proof.bin"
 grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
 run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
@@ -137,11 +119,7 @@ rc=$?
 grep -q "comm_d" "$tmp/batch-flipped.err" ||
   { echo "FAIL: batch did not name the bad field:"; tail -5 "$tmp/batch-flipped.err"; fail=1; }
 echo "$batch_out" | grep -q '"proofs": *[1-9]' && { echo "FAIL: batch with a flipped C1 made proofs: $batch_out"; fail=1; }
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-pid=
-[ "$rc" -eq 0 ] || { echo "FAIL: the daemon exited $rc after SIGTERM"; tail -20 "$tmp/daemon.log"; fail=1; }
+stop_daemon
 echo "daemon: $(( $(date +%s) - t2 )) s"
 
 if [ "$fail" -ne 0 ]; then

@@ -22,20 +22,7 @@ fail=0
 tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-run() {  # run WANT_RC LOG CMD...: runs CMD, output to LOG; reports a different exit code
-  local want=$1 log=$2
-  shift 2
-  "$@" >"$log" 2>&1
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: '$*' exited $rc, expected $want"
-    tail -20 "$log"
-    fail=1
-  fi
-}
-expect_in() {  # expect_in LOG TEXT WHAT
-  grep -q -- "$2" "$1" || { echo "FAIL: $3: no '$2' in:"; tail -5 "$1"; fail=1; }
-}
+source "$(dirname "$0")/e2e_lib.sh"
 t0=$(date +%s)
 run 0 "$tmp/window-gen.log" "$cuzk" post vanilla --kind window --sector-size 2KiB --sectors 2 --first-sector 7 \
   --rng-seed 5 --out "$tmp/window.json"
@@ -66,25 +53,6 @@ t1=$(date +%s)
 echo "vanilla proofs: $((t1 - t0)) s"
 
 printf '[srs]\nallow_test_keys = true\n' >"$tmp/cuzk.toml"
-sock="unix://$tmp/run/cuzk.sock"
-start_daemon() {
-  rm -f "$tmp/daemon.out"  # not the last daemon's "listening"
-  "$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$tmp/data" >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
-  pid=$!
-  for _ in $(seq 1 600); do
-    grep -q "^listening" "$tmp/daemon.out" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  grep -q '^listening' "$tmp/daemon.out" || { echo "FAIL: the daemon did not start:"; tail -20 "$tmp/daemon.log"; exit 1; }
-}
-stop_daemon() {
-  kill -TERM "$pid"
-  local rc=0
-  wait "$pid" || rc=$?
-  pid=
-  [ "$rc" -eq 0 ] || { echo "FAIL: the daemon exited $rc after SIGTERM"; tail -20 "$tmp/daemon.log"; fail=1; }
-}
 start_daemon
 
 for kind in window winning v1; do
