@@ -38,14 +38,9 @@ if(CUZK_SANITIZE)
   target_link_options(cuzk_flags INTERFACE -fsanitize=address,undefined)
 endif()
 
-# libFuzzer (fuzz/): every cuzk target gets the fuzzer's coverage instrumentation; only the fuzz
-# targets link libFuzzer's main. Other binaries of the build link without it: the ASan runtime
-# supplies the coverage callbacks, so the same build serves the sanitizer tests and the fuzzers.
-if(CUZK_FUZZ)
-  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CUZK_SANITIZE)
-    message(FATAL_ERROR "CUZK_FUZZ needs clang and CUZK_SANITIZE=ON (libFuzzer with ASan+UBSan)")
-  endif()
-  target_compile_options(cuzk_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link>)
+# libFuzzer (fuzz/): checked here; the instrumentation is added in the top-level CMakeLists.txt.
+if(CUZK_FUZZ AND (NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CUZK_SANITIZE))
+  message(FATAL_ERROR "CUZK_FUZZ needs clang and CUZK_SANITIZE=ON (libFuzzer with ASan+UBSan)")
 endif()
 
 # The CUDA backend (src/gpu): built when nvcc is found (AUTO), required (ON) or left out (OFF).
