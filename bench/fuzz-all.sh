@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 build=${BUILD_DIR:-build-asan}
 jobs=${JOBS:-$(nproc)}
-targets=${TARGETS:-$(cd fuzz/corpus && ls)}
+targets=${TARGETS:-$(cd fuzz/corpus && ls -d fuzz_*)}
 work=$(mktemp -d /tmp/cuzk-fuzz.XXXXXX)
 # ASan/UBSan report and abort; libFuzzer keeps the input. -timeout: one input over 10 s is a hang.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
