@@ -38,6 +38,11 @@ if(CUZK_SANITIZE)
   target_link_options(cuzk_flags INTERFACE -fsanitize=address,undefined)
 endif()
 
+# libFuzzer (fuzz/): checked here; the instrumentation is added in the top-level CMakeLists.txt.
+if(CUZK_FUZZ AND (NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CUZK_SANITIZE))
+  message(FATAL_ERROR "CUZK_FUZZ needs clang and CUZK_SANITIZE=ON (libFuzzer with ASan+UBSan)")
+endif()
+
 # The CUDA backend (src/gpu): built when nvcc is found (AUTO), required (ON) or left out (OFF).
 # Sanitizer builds leave it out: ASan does not cover device code and the CUDA runtime trips it.
 set(CUZK_CUDA AUTO CACHE STRING "Build the CUDA backend: AUTO, ON or OFF")

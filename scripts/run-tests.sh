@@ -2,8 +2,10 @@
 # Installs, builds and runs every test that CI runs: the format check, the Release build and its
 # tests (label cpu, without slow), the live @noble/curves cross-check, and a clang build under
 # AddressSanitizer + UndefinedBehaviorSanitizer with the tests sanitizers are for (tests marked
-# SANITIZE in tests/CMakeLists.txt). Prints a table of its phases at the end and warns when the
-# total is over CI's budget (25 minutes on the 2-core CI machine). README "Tests" lists the labels.
+# SANITIZE in tests/CMakeLists.txt) and the libFuzzer targets (fuzz/: their corpora replayed as
+# tests, then a few seconds of fuzzing each). Prints a table of its phases at the end and warns
+# when the total is over CI's budget (25 minutes on the 2-core CI machine). README "Tests" lists
+# the labels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ci-phases.sh
@@ -41,12 +43,14 @@ phase_bg "live @noble/curves cross-check" node tests/vectors/check_live.mjs --fr
 
 # clang, not GCC: GCC 12's sanitizer instrumentation of our circuit templates takes over 5 minutes
 # for one translation unit (clang: 15 s). -O1 with line tables is what the sanitizers need.
+# The same build compiles the libFuzzer targets (CUZK_FUZZ: coverage instrumentation everywhere,
+# libFuzzer's main in fuzz/ only) rather than a third build configuration.
 # A build directory configured earlier with another compiler cannot switch: start it afresh.
 if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang' build-asan/CMakeCache.txt; then
   rm -rf build-asan
 fi
 phase "ASan+UBSan (clang): configure + build" env CC=clang CXX=clang++ CMAKE_BUILD_TYPE=RelWithDebInfo \
-  bash scripts/build.sh build-asan -DCUZK_SANITIZE=ON -DCUZK_BUILD_BENCH=OFF \
+  bash scripts/build.sh build-asan -DCUZK_SANITIZE=ON -DCUZK_FUZZ=ON -DCUZK_BUILD_BENCH=OFF \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG"
 echo "-- the ten slowest build steps:"
 ninja_slowest build-asan 10
@@ -60,3 +64,7 @@ phase "ASan+UBSan: ctest" env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 echo "-- the ten slowest tests:"
 ctest_slowest "$asan_log" 10
 rm -f "$asan_log"
+
+# Each parser's fuzz target for a few seconds, from its seed corpus (the corpus replays ran as
+# tests above): finds what the fixed corpus does not, within a small slice of CI's budget.
+phase "fuzz: 5 s per target" env BUILD_DIR=build-asan JOBS="$jobs" bash bench/fuzz-all.sh 5

@@ -46,7 +46,7 @@ std::string type_name(const json& j) {
 json parse_text(const Ctx& ctx, std::string_view text) {
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e99999
     throw ParseError{ctx.name() + ": invalid JSON: " + e.what()};
   }
 }

@@ -102,30 +102,6 @@ grpc::Status handle(RpcMetrics& metrics, Rpc rpc, Body&& body) {
   }
 }
 
-// Moves the (possibly hundreds of MiB of) payload out of the wire message instead of copying it.
-engine::ProofRequest to_engine_request(v1::SubmitProofRequest& in) {
-  engine::ProofRequest out;
-  out.request_id = std::move(*in.mutable_request_id());
-  out.kind = static_cast<engine::ProofKind>(in.proof_kind());
-  out.wire_priority = static_cast<int>(in.priority());
-  out.circuit_id = std::move(*in.mutable_circuit_id());
-  out.sector_size = in.sector_size();
-  out.registered_proof = in.registered_proof();
-  out.sector_number = in.sector_number();
-  out.miner_id = in.miner_id();
-  out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
-  out.randomness = std::move(*in.mutable_randomness());
-  out.partition_index = in.partition_index();
-  const auto move_all = [](auto* repeated, std::vector<std::string>& dst) {
-    dst.reserve(static_cast<size_t>(repeated->size()));
-    for (auto& item : *repeated) dst.push_back(std::move(item));
-  };
-  move_all(in.mutable_vanilla_proofs(), out.vanilla_proofs);
-  move_all(in.mutable_witnesses(), out.witnesses);
-  move_all(in.mutable_partition_inputs(), out.partition_inputs);
-  return out;
-}
-
 // Local rather than engine::priority_name so the wire layer depends on the engine's types only.
 const char* priority_label(engine::Priority p) {
   switch (p) {
@@ -155,6 +131,29 @@ void append_json_key(std::string& out, std::string_view key) {
 }
 
 }  // namespace
+
+engine::ProofRequest to_engine_request(v1::SubmitProofRequest& in) {
+  engine::ProofRequest out;
+  out.request_id = std::move(*in.mutable_request_id());
+  out.kind = static_cast<engine::ProofKind>(in.proof_kind());
+  out.wire_priority = static_cast<int>(in.priority());
+  out.circuit_id = std::move(*in.mutable_circuit_id());
+  out.sector_size = in.sector_size();
+  out.registered_proof = in.registered_proof();
+  out.sector_number = in.sector_number();
+  out.miner_id = in.miner_id();
+  out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
+  out.randomness = std::move(*in.mutable_randomness());
+  out.partition_index = in.partition_index();
+  const auto move_all = [](auto* repeated, std::vector<std::string>& dst) {
+    dst.reserve(static_cast<size_t>(repeated->size()));
+    for (auto& item : *repeated) dst.push_back(std::move(item));
+  };
+  move_all(in.mutable_vanilla_proofs(), out.vanilla_proofs);
+  move_all(in.mutable_witnesses(), out.witnesses);
+  move_all(in.mutable_partition_inputs(), out.partition_inputs);
+  return out;
+}
 
 const char* rpc_name(Rpc rpc) {
   static constexpr const char* kNames[kRpcCount] = {"SubmitProof", "AwaitProof", "Prove",

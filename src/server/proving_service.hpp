@@ -110,6 +110,8 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
 grpc::StatusCode to_grpc_code(engine::ErrorCode code);
 // Rejects PROOF_KIND_UNSPECIFIED and values the proto does not define, naming the valid ones.
 bool valid_proof_kind(int wire_kind, std::string& message);
+// Moves the (possibly hundreds of MiB of) payload out of the wire message instead of copying it.
+engine::ProofRequest to_engine_request(cuzk::v1::SubmitProofRequest& in);
 void fill_await_response(engine::JobResult result, cuzk::v1::AwaitProofResponse* response);
 void fill_status_response(const engine::EngineStatus& status, const std::string& version,
                           cuzk::v1::GetStatusResponse* response);
