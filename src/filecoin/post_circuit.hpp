@@ -26,6 +26,11 @@
 #include "filecoin/registered_post_proof.hpp"
 #include "gadgets/por.hpp"
 #include "gadgets/poseidon_hasher.hpp"
+#include "r1cs/counting_cs.hpp"
+#include "r1cs/proving_cs.hpp"
+#include "r1cs/recording_cs.hpp"
+#include "r1cs/test_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::filecoin {
 
@@ -105,6 +110,14 @@ void sector_circuit(CS& cs, const PostSectorWitness& s) {
                                                   gadgets::Root::var(comm_r_last), true);
   }
 }
+
+// The sector circuit (Poseidon and the PoRs: ~15 s of compile per constraint system) is
+// instantiated once for each of these, in post_circuit_instances.cpp, not in every user.
+extern template void sector_circuit(r1cs::CountingCS&, const PostSectorWitness&);
+extern template void sector_circuit(r1cs::RecordingCS&, const PostSectorWitness&);
+extern template void sector_circuit(r1cs::WitnessCS&, const PostSectorWitness&);
+extern template void sector_circuit(r1cs::ProvingCS&, const PostSectorWitness&);
+extern template void sector_circuit(r1cs::TestCS&, const PostSectorWitness&);
 
 }  // namespace post_detail
 
