@@ -20,11 +20,13 @@ phase format bash -c "git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' | xargs clang-
 
 # CI has no GPU: the CUDA sources are compiled to unoptimized PTX only (the front end and code
 # generation that catch our errors; cicc's optimizer took 4/5 of the CUDA time), without the
-# machine-code pass (ptxas) that the device builds need. The bench/ programs are not built there:
-# no test runs them, and every device session builds them (CUZK_BUILD_BENCH=ON by default).
+# machine-code pass (ptxas) that the device builds need. The bench/ programs and the GPU tests are
+# not built there: no test runs them without a device, and every device session builds them
+# (CUZK_BUILD_BENCH and CUZK_BUILD_GPU_TESTS are ON by default).
 ci_args=()
 if [ "${CI:-}" = "true" ]; then
-  ci_args=(-DCMAKE_CUDA_ARCHITECTURES=90-virtual "-DCMAKE_CUDA_FLAGS=-Xcicc -O0" -DCUZK_BUILD_BENCH=OFF)
+  ci_args=(-DCMAKE_CUDA_ARCHITECTURES=90-virtual "-DCMAKE_CUDA_FLAGS=-Xcicc -O0" -DCUZK_BUILD_BENCH=OFF
+    -DCUZK_BUILD_GPU_TESTS=OFF)
 fi
 phase "Release: configure + build" bash scripts/build.sh build "${ci_args[@]}"
 echo "-- the ten slowest build steps:"
