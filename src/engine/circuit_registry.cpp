@@ -78,22 +78,24 @@ std::optional<Result<CircuitDef>> CircuitRegistry::find_filecoin(const std::stri
   const std::string prefix = colon == std::string::npos ? "" : id.substr(0, colon);
   if (prefix != "porep" && prefix != "window-post" && prefix != "winning-post") return std::nullopt;
   CircuitDef d;
-  std::string official;
+  const filecoin::RegisteredSealProof* seal = nullptr;
+  const filecoin::RegisteredPostProof* post = nullptr;
   try {
     const uint64_t size = filecoin::parse_sector_size(id.substr(colon + 1));
     if (prefix == "porep") {
+      seal = &filecoin::default_seal_proof(size);
       d = porep_def(size);
-      official = filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(size));
     } else {
       const auto type = prefix == "window-post" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
-      const filecoin::RegisteredPostProof& proof = filecoin::default_post_proof(type, size);
-      d = post_def(proof);
-      official = filecoin::post_parameter_file_stem(proof);
+      post = &filecoin::default_post_proof(type, size);
+      d = post_def(*post);
     }
   } catch (const std::exception& e) {
     return make_error("circuit id " + short_quote(id) + ": " + e.what());
   }
   if (d.test_setup && !allow_test_keys_) {
+    const std::string official =
+        seal ? filecoin::porep_parameter_file_stem(*seal) : filecoin::post_parameter_file_stem(*post);
     return make_error("circuit '" + d.id + "': the official parameter file " + official +
                       ".params is not in the parameter directory " + param_dir_ +
                       " (srs.param_dir); put the official .params and .vk there, or set srs.allow_test_keys = "

@@ -4,7 +4,6 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/replica_id.hpp"
-#include "util/quote.hpp"
 
 namespace cuzk::engine {
 
@@ -49,11 +48,10 @@ std::string check_sector_identity(const ProofRequest& req, const filecoin::C1Wra
 }  // namespace
 
 Outcome<DecodedRequest> decode_porep(ProofRequest& req, const DecodeContext& ctx) {
-  using O = Outcome<DecodedRequest>;
   if (req.vanilla_proof.empty()) {
-    return O::failure(ErrorCode::InvalidArgument,
-                      "vanilla_proof is empty: send the C1 output (SealCommitPhase1Output JSON) or the {SectorNum, "
-                      "Phase1Out, SectorSize} wrapper");
+    return invalid_request(
+        "vanilla_proof is empty: send the C1 output (SealCommitPhase1Output JSON) or the {SectorNum, "
+        "Phase1Out, SectorSize} wrapper");
   }
   filecoin::C1Wrapper w;
   try {
@@ -61,35 +59,18 @@ Outcome<DecodedRequest> decode_porep(ProofRequest& req, const DecodeContext& ctx
     vo.verify_merkle_paths = true;
     w = filecoin::parse_c1_any(req.vanilla_proof, vo);
   } catch (const std::exception& e) {
-    return O::failure(ErrorCode::InvalidArgument, std::string("vanilla_proof: ") + e.what());
+    return invalid_request(std::string("vanilla_proof: ") + e.what());
   }
   req.vanilla_proof = {};
   const filecoin::RegisteredSealProof& rp = *w.c1.registered_proof;
   if (req.sector_size != 0 && req.sector_size != rp.shape.sector_size) {
-    return O::failure(ErrorCode::InvalidArgument, "sector_size " + std::to_string(req.sector_size) +
-                                                      " does not match the C1 output's registered proof " +
-                                                      std::string(rp.name) + " (" +
-                                                      std::to_string(rp.shape.sector_size) + " bytes)");
+    return invalid_request("sector_size " + std::to_string(req.sector_size) +
+                           " does not match the C1 output's registered proof " + std::string(rp.name) + " (" +
+                           std::to_string(rp.shape.sector_size) + " bytes)");
   }
-  if (std::string why = check_sector_identity(req, w); !why.empty()) return O::failure(ErrorCode::InvalidArgument, why);
-  const std::string circuit_id = CircuitRegistry::porep_id(rp.shape.sector_size);
-  if (!req.circuit_id.empty() && req.circuit_id != circuit_id) {
-    return O::failure(ErrorCode::InvalidArgument, "circuit_id " + short_quote(req.circuit_id) +
-                                                      " does not match the C1 output (" + circuit_id +
-                                                      "); leave it empty for PoRep requests");
-  }
-  auto def = ctx.registry.find(circuit_id);
-  if (!def.ok()) return O::failure(ErrorCode::InvalidArgument, def.error());
-  DecodedRequest out;
-  out.def = *def;
-  out.vanilla = std::make_shared<const PorepPartitions>(std::move(w.c1));
-  for (uint32_t k = 0; k < out.vanilla->count(); ++k) {
-    PartitionPayload p;
-    p.vanilla = out.vanilla;
-    p.partition = k;
-    out.payloads.push_back(std::move(p));
-  }
-  return O::success(std::move(out));
+  if (std::string why = check_sector_identity(req, w); !why.empty()) return invalid_request(why);
+  return filecoin_request(req, ctx, CircuitRegistry::porep_id(rp.shape.sector_size), "the C1 output", "PoRep",
+                          std::make_shared<const PorepPartitions>(std::move(w.c1)));
 }
 
 }  // namespace cuzk::engine

@@ -7,17 +7,10 @@
 #include "filecoin/post_synthesis.hpp"
 #include "filecoin/post_validate.hpp"
 #include "filecoin/replica_id.hpp"
-#include "util/quote.hpp"
 
 namespace cuzk::engine {
 
 namespace {
-
-using O = Outcome<DecodedRequest>;
-
-O invalid(std::string message) {
-  return O::failure(ErrorCode::InvalidArgument, std::move(message));
-}
 
 // One partition: the request's validated sector proofs and what their challenges came from.
 class PostPartitions final : public VanillaPartitions {
@@ -90,8 +83,8 @@ std::string check_fields(const ProofRequest& req) {
 Outcome<DecodedRequest> decode_post(ProofRequest& req, const DecodeContext& ctx) {
   std::string why;
   const filecoin::RegisteredPostProof* rp = registered_proof_of(req, why);
-  if (rp == nullptr) return invalid(why);
-  if (why = check_fields(req); !why.empty()) return invalid(why);
+  if (rp == nullptr) return invalid_request(why);
+  if (why = check_fields(req); !why.empty()) return invalid_request(why);
   filecoin::PostRequestContext pc;
   pc.proof = rp;
   std::memcpy(pc.randomness.data(), req.randomness.data(), pc.randomness.size());
@@ -107,24 +100,12 @@ Outcome<DecodedRequest> decode_post(ProofRequest& req, const DecodeContext& ctx)
     }
     filecoin::validate_post_vanilla(pc, proofs);
   } catch (const std::exception& e) {  // PostVanillaError names the proof, its sector and the field
-    return invalid(e.what());
+    return invalid_request(e.what());
   }
   req.vanilla_proofs = {};
-  const std::string circuit_id = CircuitRegistry::post_id(*rp);
-  if (!req.circuit_id.empty() && req.circuit_id != circuit_id) {
-    return invalid("circuit_id " + short_quote(req.circuit_id) + " does not match registered_proof " +
-                   std::string(rp->name) + " (" + circuit_id + "); leave it empty for PoSt requests");
-  }
-  auto def = ctx.registry.find(circuit_id);
-  if (!def.ok()) return invalid(def.error());
-  DecodedRequest out;
-  out.def = *def;
-  out.vanilla = std::make_shared<const PostPartitions>(*rp, pc.randomness, pc.partition_index, std::move(proofs));
-  PartitionPayload p;
-  p.vanilla = out.vanilla;
-  p.partition = 0;
-  out.payloads.push_back(std::move(p));
-  return O::success(std::move(out));
+  return filecoin_request(
+      req, ctx, CircuitRegistry::post_id(*rp), "registered_proof " + std::string(rp->name), "PoSt",
+      std::make_shared<const PostPartitions>(*rp, pc.randomness, pc.partition_index, std::move(proofs)));
 }
 
 }  // namespace cuzk::engine

@@ -4,6 +4,7 @@
 #include "engine/post_request.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
+#include "util/quote.hpp"
 
 namespace cuzk::engine {
 
@@ -12,7 +13,7 @@ namespace {
 using O = Outcome<DecodedRequest>;
 
 O invalid(std::string message) {
-  return O::failure(ErrorCode::InvalidArgument, std::move(message));
+  return invalid_request(std::move(message));
 }
 
 // A circom circuit: one .wtns per partition, each checked (length when known, ONE first) here.
@@ -85,6 +86,27 @@ O decode_generic(ProofRequest& req, const DecodeContext& ctx) {
 }
 
 }  // namespace
+
+Outcome<DecodedRequest> filecoin_request(const ProofRequest& req, const DecodeContext& ctx,
+                                         const std::string& circuit_id, const std::string& decided_by,
+                                         const std::string& kind, std::shared_ptr<const VanillaPartitions> vanilla) {
+  if (!req.circuit_id.empty() && req.circuit_id != circuit_id) {
+    return invalid("circuit_id " + short_quote(req.circuit_id) + " does not match " + decided_by + " (" + circuit_id +
+                   "); leave it empty for " + kind + " requests");
+  }
+  auto def = ctx.registry.find(circuit_id);
+  if (!def.ok()) return invalid(def.error());
+  DecodedRequest out;
+  out.def = *def;
+  for (uint32_t k = 0; k < vanilla->count(); ++k) {
+    PartitionPayload p;
+    p.vanilla = vanilla;
+    p.partition = k;
+    out.payloads.push_back(std::move(p));
+  }
+  out.vanilla = std::move(vanilla);
+  return O::success(std::move(out));
+}
 
 Outcome<DecodedRequest> decode_request(ProofRequest& req, const DecodeContext& ctx) {
   switch (req.kind) {

@@ -33,6 +33,18 @@ struct DecodeContext {
   std::function<std::optional<uint64_t>(const CircuitDef&)> witness_length;
 };
 
+// INVALID_ARGUMENT with `message`: what every decoder returns for a malformed request.
+inline Outcome<DecodedRequest> invalid_request(std::string message) {
+  return Outcome<DecodedRequest>::failure(ErrorCode::InvalidArgument, std::move(message));
+}
+
+// The end of a Filecoin kind's decoding: the request's circuit_id, when given, must be
+// `circuit_id` (which `decided_by`, e.g. "the C1 output", implies); the registered circuit; one
+// payload per partition of `vanilla`. `kind` ("PoRep") is for the message.
+Outcome<DecodedRequest> filecoin_request(const ProofRequest& req, const DecodeContext& ctx,
+                                         const std::string& circuit_id, const std::string& decided_by,
+                                         const std::string& kind, std::shared_ptr<const VanillaPartitions> vanilla);
+
 // Takes the request's payload fields (witnesses, vanilla proofs) out of `req`: they live on in the
 // result only. InvalidArgument for every malformed request.
 Outcome<DecodedRequest> decode_request(ProofRequest& req, const DecodeContext& ctx);
