@@ -30,8 +30,7 @@ Result<PostRequest> load_post_request(const std::string& path, bool derive_input
   try {
     const filecoin::PostRequestFile f = filecoin::parse_post_request_file(*text);
     const filecoin::RegisteredPostProof& rp = *f.proof;
-    out.circuit_id = std::string(rp.type == filecoin::PostType::kWindow ? "window-post:" : "winning-post:") +
-                     filecoin::sector_size_name(rp.shape.sector_size);
+    out.circuit_id = filecoin::post_circuit_id(rp);
     v1::SubmitProofRequest& s = out.fields;
     s.set_proof_kind(rp.type == filecoin::PostType::kWindow ? v1::WINDOW_POST_PARTITION : v1::WINNING_POST);
     s.set_registered_proof(rp.id);

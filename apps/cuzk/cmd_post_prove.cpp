@@ -53,11 +53,6 @@ LoadedPost load_post(const std::string& path) {
   return l;
 }
 
-std::string circuit_id(const filecoin::RegisteredPostProof& p) {
-  return std::string(p.type == filecoin::PostType::kWindow ? "window-post:" : "winning-post:") +
-         filecoin::sector_size_name(p.shape.sector_size);
-}
-
 }  // namespace
 
 const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit) {
@@ -77,7 +72,7 @@ int post_prove(const Groth16Options& o) {
   const auto t0 = Clock::now();
   const LoadedPost l = load_post(o.post);
   const filecoin::RegisteredPostProof& proof = *l.file.proof;
-  const std::string id = circuit_id(proof);
+  const std::string id = filecoin::post_circuit_id(proof);
   const pce::Pce pce = o.pce.empty() ? post_pce(proof, id) : must(pce::load_pce(o.pce));
   if (pce.num_inputs() != l.inputs.size() + 1) {
     throw std::runtime_error((o.pce.empty() ? id : o.pce) + ": the circuit has " + std::to_string(pce.num_inputs()) +

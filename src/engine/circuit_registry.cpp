@@ -35,8 +35,7 @@ std::string CircuitRegistry::porep_id(uint64_t sector_size) {
 }
 
 std::string CircuitRegistry::post_id(const filecoin::RegisteredPostProof& proof) {
-  return std::string(proof.type == filecoin::PostType::kWindow ? "window-post:" : "winning-post:") +
-         filecoin::sector_size_name(proof.shape.sector_size);
+  return filecoin::post_circuit_id(proof);
 }
 
 void CircuitRegistry::set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const {

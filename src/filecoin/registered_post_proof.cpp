@@ -105,4 +105,9 @@ std::string post_parameter_file_stem(const RegisteredPostProof& proof) {
          std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity) + "-" + hex;
 }
 
+std::string post_circuit_id(const RegisteredPostProof& proof) {
+  return std::string(proof.type == PostType::kWindow ? "window-post:" : "winning-post:") +
+         sector_size_name(proof.shape.sector_size);
+}
+
 }  // namespace cuzk::filecoin

@@ -47,5 +47,8 @@ const RegisteredPostProof& default_post_proof(PostType type, uint64_t sector_siz
 // "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-<sha256 hex>".
 std::string post_parameter_identifier(const RegisteredPostProof& proof);
 std::string post_parameter_file_stem(const RegisteredPostProof& proof);
+// The daemon's circuit id of a proof's circuit: "window-post:32GiB", "winning-post:2KiB" (the V1
+// and V1_1 Window proofs share one circuit).
+std::string post_circuit_id(const RegisteredPostProof& proof);
 
 }  // namespace cuzk::filecoin
