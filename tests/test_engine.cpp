@@ -459,8 +459,13 @@ struct FakeDevice {
 
 class FakeDeviceBackend final : public backend::ProverBackend {
  public:
-  FakeDeviceBackend(int ordinal, FakeDevice& dev, const groth16::ProvingKey& pk, const pce::Pce& pce)
-      : ProverBackend(pk.vk), ordinal_(ordinal), dev_(dev), cpu_(backend::make_cpu_backend(pk, pce)) {
+  // The key's points collected from the source (the daemon's GPUs stream them from the file).
+  FakeDeviceBackend(int ordinal, FakeDevice& dev, const groth16::KeySource& key, const pce::Pce& pce)
+      : ProverBackend(key.vk()),
+        ordinal_(ordinal),
+        dev_(dev),
+        pk_(groth16::collect_key(key)),
+        cpu_(backend::make_cpu_backend(pk_, pce)) {
     ++dev_.resident;
   }
   ~FakeDeviceBackend() override { --dev_.resident; }
@@ -477,6 +482,7 @@ class FakeDeviceBackend final : public backend::ProverBackend {
  private:
   int ordinal_;
   FakeDevice& dev_;
+  groth16::ProvingKey pk_;
   std::unique_ptr<backend::ProverBackend> cpu_;
 };
 
@@ -514,8 +520,8 @@ GpuPoolSetup fake_devices(std::vector<int> ordinals, std::map<int, FakeDevice>& 
     return dev;
   };
   return {ordinals,
-          [room](int d, const groth16::ProvingKey& pk, const pce::Pce& pce) {
-            return std::unique_ptr<backend::ProverBackend>(std::make_unique<FakeDeviceBackend>(d, room(d), pk, pce));
+          [room](int d, const groth16::KeySource& key, const pce::Pce& pce) {
+            return std::unique_ptr<backend::ProverBackend>(std::make_unique<FakeDeviceBackend>(d, room(d), key, pce));
           },
           [room](int d, const groth16::Zkey& zkey) {
             return std::unique_ptr<backend::ZkeyDeviceProver>(std::make_unique<FakeZkeyDevice>(d, room(d), zkey));
@@ -613,6 +619,55 @@ TEST(EngineGpuPool, OneDeviceRetriesOnTheCpuAndTwoFailuresFailTheJob) {
   devs[0].fail_calls = 0;
   devs[1].fail_calls = 0;
   expect_valid(engine, prove_now(engine, "chain:2^9", 2, 5), "chain:2^9");
+}
+
+// Host memory of a circuit's keys (status().srs size_bytes), 0 when absent.
+uint64_t srs_host_bytes(Engine& engine, const std::string& circuit) {
+  for (const SrsInfo& i : engine.status().srs) {
+    if (i.circuit_id == circuit) return i.size_bytes;
+  }
+  return 0;
+}
+
+// While GPUs prove, the keys stay in their file: the devices read the bases from it, the host
+// holds no copy (at 32 GiB 47 GiB); a partition that falls back to the CPU loads the copy then,
+// and it stays for the next.
+TEST(EngineGpuPool, KeysStayInTheirFileUntilACpuNeedsThem) {
+  TempDir dir;
+  std::map<int, FakeDevice> devs;
+  Engine engine(test_config(dir.str()), fake_devices({0}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  EXPECT_EQ(devs[0].built, 1);  // the preload built the device prover
+  ASSERT_EQ(engine.status().srs.size(), 1u);
+  EXPECT_EQ(srs_host_bytes(engine, "chain:512"), 0u);
+  expect_valid(engine, prove_now(engine, "chain:2^9", 2, 3), "chain:2^9");
+  EXPECT_EQ(devs[0].built, 1);
+  EXPECT_EQ(srs_host_bytes(engine, "chain:512"), 0u);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 2);
+
+  devs[0].fail_calls = 1;  // one partition's device stage fails and is proven on the CPU
+  expect_valid(engine, prove_now(engine, "chain:2^9", 1, 4), "chain:2^9");
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 1);
+  const uint64_t host = srs_host_bytes(engine, "chain:512");
+  EXPECT_GT(host, 0u);
+  // The copy is accounted in the memory budget, and kept.
+  EXPECT_GE(engine.status().memory_used_bytes, host);
+  expect_valid(engine, prove_now(engine, "chain:2^9", 1, 5), "chain:2^9");
+  EXPECT_EQ(srs_host_bytes(engine, "chain:512"), host);
+}
+
+// Without GPUs the keys are loaded whole at preload, as before.
+TEST(EngineGpuPool, WithoutGpusTheKeysAreLoadedAtPreload) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.gpus.backend = "cpu";
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  EXPECT_EQ(devs[0].built, 0);
+  EXPECT_GT(srs_host_bytes(engine, "chain:512"), 0u);
 }
 
 TEST(EngineGpuPool, DeviceMemoryIsABudgetOfItsOwn) {

@@ -694,6 +694,62 @@ TEST(ParamsFileLarge, ParallelDecodeProgressAndFirstError) {
   }
 }
 
+// The streaming reader (ParamsKeySource): the same points as read_params in windows of any width,
+// handed on in order with their first index; a bad point's error names its absolute index.
+TEST(ParamsKeySourceTest, WindowsEqualReadParams) {
+  TempDir dir;
+  ProvingKey pk = make_pk({3, 20000, 9000, 50, 9000}, 11);
+  const std::string p = dir.file("k.params");
+  ASSERT_TRUE(write_params(pk, p).ok());
+  for (uint64_t window : {uint64_t{1} << 20, uint64_t{4096}, uint64_t{7}}) {
+    auto src = ParamsKeySource::open(p, {}, window);
+    ASSERT_TRUE(src.ok()) << src.error();
+    EXPECT_EQ(vk_bytes(src->vk()), vk_bytes(pk.vk));
+    EXPECT_EQ(src->sizes(), KeySizes::of(pk));
+    uint64_t next = 0, calls = 0;
+    src->read_g1(G1Section::l, [&](uint64_t first, std::span<const G1Affine> pts) {
+      EXPECT_EQ(first, next);
+      EXPECT_LE(pts.size(), window);
+      next += pts.size();
+      ++calls;
+    });
+    EXPECT_EQ(next, pk.l.size());
+    EXPECT_EQ(calls, (pk.l.size() + window - 1) / window);
+    expect_pk_eq(collect_key(*src), pk);
+  }
+  // The key in memory as a source gives the same.
+  expect_pk_eq(collect_key(MemoryKeySource(pk)), pk);
+
+  auto L = scan_params(p);
+  ASSERT_TRUE(L.ok()) << L.error();
+  auto b = read_bytes(p);
+  b[L->b_g2.offset + 8001 * 192 + 191] ^= 1;  // off the curve, in the 1143rd window of 7
+  const std::string q = dir.file("bad.params");
+  write_bytes(q, b);
+  auto src = ParamsKeySource::open(q, {}, 7);
+  ASSERT_TRUE(src.ok()) << src.error();  // the vk is fine: the bad point shows when it is read
+  uint64_t seen = 0;
+  try {
+    src->read_b_g2([&](uint64_t, std::span<const G2Affine> pts) { seen += pts.size(); });
+    ADD_FAILURE() << "a bad b_g2 point was streamed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("section 'b_g2' point 8001 "), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(seen, 8001u - 8001u % 7);  // every window before the bad one, none after
+
+  // A file replaced by one of another size after open is refused, not read with the old layout.
+  ASSERT_TRUE(write_params(make_pk({1, 7, 2, 1, 5}, 99), q).ok());
+  EXPECT_THROW(src->read_g1(G1Section::h, [](uint64_t, std::span<const G1Affine>) {}), std::runtime_error);
+  // A vk that does not decode fails at open.
+  auto c = read_bytes(p);
+  c[96 + 95] ^= 1;
+  write_bytes(q, c);
+  auto bad = ParamsKeySource::open(q);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("vk.beta_g1"), std::string::npos) << bad.error();
+  EXPECT_FALSE(ParamsKeySource::open(p, {}, 0).ok());
+}
+
 // A ~100 MB file: `test_params_file --gtest_also_run_disabled_tests --gtest_filter='*Speed*'`.
 TEST(ParamsFileLarge, DISABLED_Speed100MB) {
   TempDir dir;

@@ -6,8 +6,8 @@
 
 namespace cuzk::backend {
 
-GpuBackend::GpuBackend(const groth16::ProvingKey& pk, const pce::Pce& pce, const gpu::GpuProverOptions& options)
-    : ProverBackend(pk.vk), prover_(pk, pce, options) {}
+GpuBackend::GpuBackend(const groth16::KeySource& key, const pce::Pce& pce, const gpu::GpuProverOptions& options)
+    : ProverBackend(key.vk()), prover_(key, pce, options) {}
 
 std::string GpuBackend::name() const {
   return "gpu:" + std::to_string(prover_.device());
@@ -67,10 +67,10 @@ std::unique_ptr<ZkeyDeviceProver> make_gpu_zkey_prover(const groth16::Zkey& zkey
   }
 }
 
-std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
+std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::KeySource& key, const pce::Pce& pce,
                                              const gpu::GpuProverOptions& options) {
   try {
-    return std::make_unique<GpuBackend>(pk, pce, options);
+    return std::make_unique<GpuBackend>(key, pce, options);
   } catch (const gpu::DeviceMemoryShort& e) {
     throw DeviceMemoryShort(e.what());
   } catch (const gpu::CudaError& e) {

@@ -10,7 +10,8 @@ namespace cuzk::backend {
 
 class GpuBackend final : public ProverBackend {
  public:
-  GpuBackend(const groth16::ProvingKey& pk, const pce::Pce& pce, const gpu::GpuProverOptions& options);
+  // key.vk() and the Pce must outlive the backend (an in-memory key too: see gpu::GpuProver).
+  GpuBackend(const groth16::KeySource& key, const pce::Pce& pce, const gpu::GpuProverOptions& options);
   std::string name() const override;  // "gpu:<ordinal>"
   uint64_t device_bytes() const override { return prover_.memory().total(); }
   groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* timings) override;
@@ -20,7 +21,7 @@ class GpuBackend final : public ProverBackend {
   gpu::GpuProver prover_;
 };
 
-std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::ProvingKey& pk, const pce::Pce& pce,
+std::unique_ptr<GpuBackend> make_gpu_backend(const groth16::KeySource& key, const pce::Pce& pce,
                                              const gpu::GpuProverOptions& options);
 
 // A resident GpuZkeyProver as a ZkeyDeviceProver (CUDA errors become DeviceFailure; a prover that

@@ -256,7 +256,7 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
     std::shared_ptr<ProverBackend> cpu = make_cpu_backend(pk, pce, options.pool);
     std::vector<std::unique_ptr<ProverBackend>> parts;
     for (int d : sel.devices) {
-      std::unique_ptr<GpuBackend> g = make_gpu_backend(pk, pce,
+      std::unique_ptr<GpuBackend> g = make_gpu_backend(groth16::MemoryKeySource(pk), pce,
                                                        {.device = d,
                                                         .b_g2_on_gpu = options.b_g2_on_gpu,
                                                         .pool = options.pool,
@@ -317,17 +317,22 @@ auto build_with_g2_fallback(int device, const BackendOptions& options, Build&& b
 
 }  // namespace
 
-std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
+std::unique_ptr<ProverBackend> make_device_backend(const groth16::KeySource& key, const pce::Pce& pce, int device,
                                                    const BackendOptions& options) {
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<GpuBackend> g = build_with_g2_fallback(
-      device, options, [&](const gpu::GpuProverOptions& o) { return make_gpu_backend(pk, pce, o); });
+      device, options, [&](const gpu::GpuProverOptions& o) { return make_gpu_backend(key, pce, o); });
   g->prover().inject_failures(options.test_inject_failures);
   return g;
 #else
-  (void)pk, (void)pce, (void)options;
+  (void)key, (void)pce, (void)options;
   no_cuda(device);
 #endif
+}
+
+std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
+                                                   const BackendOptions& options) {
+  return make_device_backend(groth16::MemoryKeySource(pk), pce, device, options);
 }
 
 std::unique_ptr<ZkeyDeviceProver> make_zkey_device_prover(const groth16::Zkey& zkey, int device,

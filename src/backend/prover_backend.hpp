@@ -116,6 +116,10 @@ std::unique_ptr<ProverBackend> make_cpu_backend(const groth16::ProvingKey& pk, c
 // cpu_fallback are ignored.
 std::unique_ptr<ProverBackend> make_device_backend(const groth16::ProvingKey& pk, const pce::Pce& pce, int device,
                                                    const BackendOptions& options = {});
+// The same with the bases read from `key` while building (a ParamsKeySource: streamed from the
+// file, never all on the host); key.vk() must outlive the backend, the rest of the source need not.
+std::unique_ptr<ProverBackend> make_device_backend(const groth16::KeySource& key, const pce::Pce& pce, int device,
+                                                   const BackendOptions& options = {});
 
 // The snarkjs-convention device stage of one GPU with the zkey's points resident (gpu::GpuZkeyProver):
 // the five sums for groth16::zkey_finalize. CUDA errors surface as DeviceFailure.

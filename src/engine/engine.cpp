@@ -151,6 +151,8 @@ void Engine::start() {
   // (at 32 GiB, 2 slots for 4 workers left the GPU idle a third of the time: 25.9 vs 20.4 s/proof).
   const unsigned lookahead = config_.synthesis.lookahead != 0 ? config_.synthesis.lookahead : synth_workers;
   gpus_ = std::make_unique<GpuPool>(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_));
+  // GPUs read the keys' bases from their files: no host copy unless a CPU proves.
+  srs_.set_host_keys(!gpus_->enabled());
   {
     std::string list;
     for (int d : gpus_->devices()) list += (list.empty() ? "" : ",") + std::to_string(d);
@@ -603,9 +605,9 @@ void Engine::loader_loop(WorkerState& w) {
     }
     auto rt = make_runtime(job->def, *srs, pce);
     // Keys of another circuit (a misplaced or renamed .params) are refused before any work.
-    if (rt->shape && rt->srs && rt->srs->pk) {
+    if (rt->shape && rt->srs && rt->srs->bellperson()) {
       try {
-        groth16::validate_key(*rt->srs->pk, *rt->shape);
+        groth16::validate_key(rt->srs->key_sizes(), *rt->shape);
       } catch (const std::invalid_argument& e) {
         fail_job(job, "the keys of circuit '" + job->def.id + "' (" + job->def.params_path + "): " + e.what());
         continue;
@@ -838,10 +840,21 @@ Outcome<PreloadResult> Engine::preload_srs(const std::string& circuit_id) {
   uint64_t loaded_ms = 0;
   auto srs = srs_.acquire(*def, static_cast<int>(Priority::Critical), {}, &loaded_ms);
   if (!srs.ok()) return Outcome<PreloadResult>::failure(ErrorCode::FailedPrecondition, srs.error());
+  PceHandle pce;
   if (!def->uses_zkey()) {
     // Warm means ready to prove: the PCE too (extracted now if needed).
-    auto pce = pce_.get(*def, /*wait=*/true);
-    if (!pce.ok()) return Outcome<PreloadResult>::failure(ErrorCode::FailedPrecondition, pce.error());
+    auto p = pce_.get(*def, /*wait=*/true);
+    if (!p.ok()) return Outcome<PreloadResult>::failure(ErrorCode::FailedPrecondition, p.error());
+    pce = *p;
+  }
+  // ... and the device provers built (the bases uploaded: at 32 GiB a minute, not the first
+  // proof's). Best effort: a device error here shows again, with its job, at the first partition.
+  if (gpus_ && gpus_->enabled()) {
+    try {
+      gpus_->warm(def->id, *srs, pce);
+    } catch (const std::exception& e) {
+      logging::log_event(logging::Level::warn, "gpu_prover_not_warmed", {{"circuit", def->id}, {"error", e.what()}});
+    }
   }
   r.load_time_ms = r.already_loaded ? 0 : static_cast<uint64_t>(ms_since(t0));
   return Outcome<PreloadResult>::success(r);

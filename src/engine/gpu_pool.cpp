@@ -51,8 +51,8 @@ GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup s
     reason_ = sel.reason;
     const backend::BackendOptions opts{
         .b_g2_on_gpu = config.g2_msm != "cpu", .pool = cpu_pool, .msm_table_bits = config.msm_table_bits};
-    factory_ = [opts](int device, const groth16::ProvingKey& pk, const pce::Pce& pce) {
-      return backend::make_device_backend(pk, pce, device, opts);
+    factory_ = [opts](int device, const groth16::KeySource& key, const pce::Pce& pce) {
+      return backend::make_device_backend(key, pce, device, opts);
     };
     zkey_factory_ = [opts](int device, const groth16::Zkey& zkey) {
       return backend::make_zkey_device_prover(zkey, device, opts);
@@ -67,7 +67,7 @@ GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup s
 GpuPool::~GpuPool() = default;
 
 std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& circuit, const SrsHandle& srs,
-                                                 const PceHandle& pce) {
+                                                 const PceHandle& pce, bool may_evict) {
   std::unique_lock lock(d.mu);
   for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
     if ((*it)->circuit != circuit) continue;
@@ -90,10 +90,11 @@ std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& c
       if (srs->zkey) {
         entry->zkey = zkey_factory_(d.ordinal, *srs->zkey);
       } else {
-        entry->prover = factory_(d.ordinal, *srs->pk, *pce);
+        entry->prover = factory_(d.ordinal, srs->key_source(), *pce);
       }
       break;
     } catch (const backend::DeviceMemoryShort& e) {
+      if (!may_evict) throw;
       // Drop the least recently used idle prover and try again; none left: it does not fit.
       auto victim = d.entries.end();
       for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
@@ -140,7 +141,8 @@ auto GpuPool::run(size_t slot, const std::string& circuit, const SrsHandle& srs,
 
 groth16::ProofMsms GpuPool::stage1(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
                                    const groth16::Witness& w, std::string* used) {
-  if (!srs || !srs->pk || !pce) throw std::logic_error("GpuPool::stage1: circuit '" + circuit + "' has no key or PCE");
+  if (!srs || !srs->bellperson() || !pce)
+    throw std::logic_error("GpuPool::stage1: circuit '" + circuit + "' has no key or PCE");
   return run(slot, circuit, srs, pce, used, [&](Entry& e) { return e.prover->stage1(w); });
 }
 
@@ -149,6 +151,27 @@ groth16::ZkeyMsms GpuPool::zkey_stage1(size_t slot, const std::string& circuit, 
   if (!srs || !srs->zkey) throw std::logic_error("GpuPool::zkey_stage1: circuit '" + circuit + "' has no zkey");
   if (!zkey_factory_) throw std::logic_error("GpuPool::zkey_stage1: no zkey prover factory");
   return run(slot, circuit, srs, nullptr, used, [&](Entry& e) { return e.zkey->stage1(witness); });
+}
+
+void GpuPool::warm(const std::string& circuit, const SrsHandle& srs, const PceHandle& pce) {
+  if (!srs || (!srs->zkey && !(srs->bellperson() && pce))) {
+    throw std::logic_error("GpuPool::warm: circuit '" + circuit + "' has no key or PCE");
+  }
+  if (srs->zkey && !zkey_factory_) return;  // zkey circuits prove on the CPU here
+  for (auto& d : slots_) {
+    std::shared_ptr<Entry> e;
+    try {
+      e = acquire(*d, circuit, srs, srs->zkey ? nullptr : pce, /*may_evict=*/false);
+    } catch (const backend::DeviceMemoryShort& ex) {
+      // Other circuits' provers stay: the first partition decides (acquire with eviction).
+      logging::log_event(logging::Level::info, "gpu_prover_not_warmed",
+                         {{"device", std::to_string(d->ordinal)}, {"circuit", circuit}, {"reason", ex.what()}});
+      continue;
+    }
+    std::lock_guard lock(d->mu);
+    --e->users;
+    e->last_used = std::chrono::steady_clock::now();
+  }
 }
 
 void GpuPool::drop_unless(const std::function<bool(const std::string&)>& keep) {

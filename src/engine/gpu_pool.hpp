@@ -8,7 +8,8 @@
 //
 // A prover keeps its key and PCE handles (it reads them on the host: the densities, the G2 bases
 // when that MSM runs on the CPU), so the engine drops a circuit's provers when it evicts the
-// circuit's keys or PCE (drop_unless).
+// circuit's keys or PCE (drop_unless). It uploads the key's bases from the key's file window by
+// window unless the host holds a copy (SrsEntry): GPUs proving need no host copy of the key.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -26,10 +27,11 @@
 
 namespace cuzk::engine {
 
-// Builds one device's prover for a key and a Pce (default: backend::make_device_backend). Tests
-// pass fakes that run on the CPU and fail on demand.
+// Builds one device's prover for a key and a Pce (default: backend::make_device_backend), reading
+// the bases from `key` while it builds (the circuit's .params file, streamed, unless the host holds
+// a copy); key.vk() outlives the prover. Tests pass fakes that run on the CPU and fail on demand.
 using DeviceProverFactory = std::function<std::unique_ptr<backend::ProverBackend>(
-    int device, const groth16::ProvingKey& pk, const pce::Pce& pce)>;
+    int device, const groth16::KeySource& key, const pce::Pce& pce)>;
 
 // The same for snarkjs-convention circuits (default: backend::make_zkey_device_prover).
 using ZkeyDeviceProverFactory =
@@ -76,6 +78,11 @@ class GpuPool {
                                 std::span<const groth16::Fr> witness, std::string* used = nullptr);
   bool zkey_capable() const { return static_cast<bool>(zkey_factory_); }
 
+  // Builds the circuit's prover on every device now (a preload: ready to prove), as stage1 and
+  // zkey_stage1 would on first use, but never evicting another circuit's prover: a device without
+  // room is skipped (logged). Throws what building throws otherwise (DeviceFailure, ...).
+  void warm(const std::string& circuit, const SrsHandle& srs, const PceHandle& pce);
+
   // Drops the idle provers whose circuit `keep` rejects (given the circuit id); busy ones stay.
   void drop_unless(const std::function<bool(const std::string&)>& keep);
   // Drops the provers unused for at least `min_idle` (the caches' own eviction rule: a prover used
@@ -87,7 +94,9 @@ class GpuPool {
  private:
   struct Entry;
   struct Device;
-  std::shared_ptr<Entry> acquire(Device& d, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce);
+  // may_evict: when the prover does not fit, drop idle provers of other circuits (LRU) and retry.
+  std::shared_ptr<Entry> acquire(Device& d, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce,
+                                 bool may_evict = true);
   template <class Fn>
   auto run(size_t slot, const std::string& circuit, const SrsHandle& srs, const PceHandle& pce, std::string* used,
            Fn&& fn);

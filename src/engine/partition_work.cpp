@@ -45,7 +45,7 @@ std::optional<uint64_t> witness_length(const CircuitRuntime& rt) {
     return std::nullopt;
   }
   if (rt.pce) return rt.pce->num_inputs() + rt.pce->num_aux();
-  if (rt.srs && rt.srs->pk) return rt.srs->pk->vk.ic.size() + rt.srs->pk->l.size();
+  if (rt.srs && rt.srs->bellperson()) return rt.srs->key_sizes().ic + rt.srs->key_sizes().l;
   return std::nullopt;
 }
 
@@ -63,9 +63,10 @@ uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint
   } else if (rt.srs && rt.srs->zkey) {
     n = rt.srs->zkey->domain_size;
     vars = rt.srs->zkey->n_vars;
-  } else if (rt.srs && rt.srs->pk) {
-    n = rt.srs->pk->h.size() + 1;
-    vars = rt.srs->pk->vk.ic.size() + rt.srs->pk->l.size();
+  } else if (rt.srs && rt.srs->bellperson()) {
+    const groth16::KeySizes k = rt.srs->key_sizes();
+    n = k.h + 1;
+    vars = k.ic + k.l;
   }
   const uint64_t m = poly::Domain::size_for(n == 0 ? 1 : n);
   const uint64_t fr = sizeof(Fr);
@@ -157,7 +158,10 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
   }
   // The inputs/aux spans point into `s`, which lives until the stage returns.
   groth16::ProverInput in{s.inputs, s.aux, std::move(s.a), std::move(s.b), std::move(s.c)};
-  out.msms = groth16::prove_stage1(*rt.srs->pk, *s.shape, std::move(in), timings, {.pool = &pool});
+  // The CPU proves from the key's host copy (loaded now if the GPUs held the only copy).
+  auto pk = rt.srs->host_key();
+  if (!pk.ok()) throw std::runtime_error(pk.error());
+  out.msms = groth16::prove_stage1(**pk, *s.shape, std::move(in), timings, {.pool = &pool});
   return out;
 }
 
@@ -171,7 +175,7 @@ DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime&
     return device_stage(rt, std::move(s), pool, nullptr);
   };
   const bool zkey = rt.def.uses_zkey() && rt.srs && rt.srs->zkey && gpus.zkey_capable();
-  const bool bellperson = !rt.def.uses_zkey() && rt.pce && !s.full_synthesis && rt.srs && rt.srs->pk;
+  const bool bellperson = !rt.def.uses_zkey() && rt.pce && !s.full_synthesis && rt.srs && rt.srs->bellperson();
   if (!gpus.enabled() || !(zkey || bellperson)) return on_cpu();
   const groth16::Witness w{s.inputs, s.aux};
   const size_t n = gpus.devices().size();
@@ -258,7 +262,7 @@ std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, gr
   } else {
     SystemRng rng;
     const Fr r = Fr::random(rng), s = Fr::random(rng);
-    proof = groth16::prove_finalize(rt.srs->pk->vk, d.msms, r, s, timings);
+    proof = groth16::prove_finalize(rt.srs->vk(), d.msms, r, s, timings);
   }
   const std::vector<uint8_t> bytes = groth16::encode_proofs(std::span<const groth16::Proof>(&proof, 1));
   return std::string(bytes.begin(), bytes.end());

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 const groth16::VerifyingKey& SrsEntry::vk() const {
-  return pk ? pk->vk : zkey_vk;
+  return params ? params->vk() : zkey_vk;
 }
 
 uint32_t SrsEntry::num_public_inputs() const {
@@ -22,38 +22,85 @@ uint32_t SrsEntry::num_public_inputs() const {
   return n == 0 ? 0 : static_cast<uint32_t>(n - 1);
 }
 
-namespace {
-
-uint64_t key_bytes(const groth16::ProvingKey& pk) {
-  return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size() + pk.vk.ic.size()) * sizeof(ec::G1Affine) +
-         pk.b_g2.size() * sizeof(ec::G2Affine);
+groth16::KeySizes SrsEntry::key_sizes() const {
+  if (!params) throw std::logic_error("SrsEntry::key_sizes: '" + circuit_id + "' has no bellperson key");
+  return params->sizes();
 }
+
+Result<std::shared_ptr<const groth16::ProvingKey>> SrsEntry::host_key(int priority,
+                                                                      const std::function<bool()>& cancelled) const {
+  std::lock_guard lock(host_mu_);  // one load at a time; later callers get the same copy
+  if (host_) return host_;
+  if (!params || !load_host) return make_error("'" + circuit_id + "' has no bellperson key");
+  auto loaded = load_host(priority, cancelled);
+  if (!loaded.ok()) return make_error(loaded.error());
+  host_ = *loaded;
+  host_source_.emplace(*host_);
+  return host_;
+}
+
+bool SrsEntry::host_key_loaded() const {
+  std::lock_guard lock(host_mu_);
+  return host_ != nullptr;
+}
+
+const groth16::KeySource& SrsEntry::key_source() const {
+  std::lock_guard lock(host_mu_);
+  if (host_source_) return *host_source_;  // never unset once loaded: the reference stays valid
+  if (!params) throw std::logic_error("SrsEntry::key_source: '" + circuit_id + "' has no bellperson key");
+  return *params;
+}
+
+uint64_t SrsEntry::bytes() const {
+  std::lock_guard lock(host_mu_);
+  return zkey_bytes + (host_ ? groth16::KeySizes::of(*host_).host_bytes() : 0);
+}
+
+namespace {
 
 uint64_t key_bytes(const groth16::Zkey& z) {
   return (z.a.size() + z.b1.size() + z.c.size() + z.h.size() + z.ic.size()) * sizeof(ec::G1Affine) +
          z.b2.size() * sizeof(ec::G2Affine) + z.coefs.size() * sizeof(groth16::ZkeyCoef);
 }
 
-// What loading will hold in memory, from the file alone (decoded points are a little larger
-// than their uncompressed encodings: bellperson G1 96 -> sizeof(G1Affine), G2 192 -> ...).
-Result<uint64_t> estimate_bytes(const CircuitDef& def) {
+// What loading a zkey will hold in memory, from the file's size alone.
+Result<uint64_t> zkey_estimate(const CircuitDef& def) {
   std::error_code ec;
-  if (def.uses_zkey()) {
-    const uint64_t size = fs::file_size(def.zkey_path, ec);
-    if (ec) return make_error("cannot read zkey '" + def.zkey_path + "': " + ec.message());
-    return size + size / 4;
-  }
-  auto layout = groth16::scan_params(def.params_path);
-  if (!layout.ok()) return make_error(layout.error());
-  const auto& l = *layout;
-  return (l.ic.count + l.h.count + l.l.count + l.a.count + l.b_g1.count) * sizeof(ec::G1Affine) +
-         l.b_g2.count * sizeof(ec::G2Affine);
+  const uint64_t size = fs::file_size(def.zkey_path, ec);
+  if (ec) return make_error("cannot read zkey '" + def.zkey_path + "': " + ec.message());
+  return size + size / 4;
+}
+
+// A bellperson key's host copy, its bytes reserved in the budget for as long as the copy lives.
+Result<std::shared_ptr<const groth16::ProvingKey>> load_host_copy(MemoryBudget& budget, const std::string& path,
+                                                                  const groth16::KeySizes& sizes, bool check_subgroups,
+                                                                  const std::string& circuit, int priority,
+                                                                  const std::function<bool()>& cancelled) {
+  // A worker that needs the copy holds its own partition's reservation: wait a bounded time for
+  // the others to finish rather than forever.
+  auto reservation = budget.acquire(sizes.host_bytes(), priority, cancelled,
+                                    std::chrono::steady_clock::now() + std::chrono::minutes(10));
+  if (!reservation.ok()) return make_error("the host copy of the keys of '" + circuit + "': " + reservation.error());
+  const auto t0 = Clock::now();
+  groth16::ParamsReadOptions ro;
+  ro.subgroup_checks = check_subgroups;
+  auto pk = groth16::read_params(path, ro);
+  if (!pk.ok()) return make_error(pk.error());
+  if (groth16::KeySizes::of(*pk) != sizes) return make_error(path + ": the file changed since its keys were loaded");
+  spdlog::info("srs_host_copy circuit={} bytes={} seconds={:.3f}", circuit, sizes.host_bytes(),
+               std::chrono::duration<double>(Clock::now() - t0).count());
+  auto held = std::make_shared<Reservation>(std::move(reservation).value());
+  auto* raw = new groth16::ProvingKey(std::move(pk).value());
+  return std::shared_ptr<const groth16::ProvingKey>(raw, [held](const groth16::ProvingKey* p) {
+    delete p;
+    held->release_all();
+  });
 }
 
 }  // namespace
 
 SrsManager::SrsManager(MemoryBudget& budget, SrsManagerOptions options, KeyMaker make_keys)
-    : budget_(budget), options_(options), make_keys_(std::move(make_keys)) {}
+    : budget_(budget), options_(options), make_keys_(std::move(make_keys)), host_keys_(options.host_keys) {}
 
 SrsManager::~SrsManager() = default;
 
@@ -121,50 +168,65 @@ Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const st
     auto made = make_keys_(def);
     if (!made.ok()) return make_error(made.error());
   }
-  auto estimate = estimate_bytes(def);
-  if (!estimate.ok()) return make_error(estimate.error());
-  auto reservation = budget_.acquire(*estimate, priority, cancelled);
-  if (!reservation.ok()) return make_error("keys of '" + def.id + "': " + reservation.error());
-
   auto entry = std::make_shared<SrsEntry>();
   entry->circuit_id = def.id;
   entry->test_only = def.test_setup;
+  std::shared_ptr<Reservation> zkey_res;
   if (def.uses_zkey()) {
+    auto estimate = zkey_estimate(def);
+    if (!estimate.ok()) return make_error(estimate.error());
+    auto reservation = budget_.acquire(*estimate, priority, cancelled);
+    if (!reservation.ok()) return make_error("keys of '" + def.id + "': " + reservation.error());
     groth16::ZkeyOptions zo;
     zo.check_all_subgroups = options_.check_subgroups;
     auto z = groth16::load_zkey(def.zkey_path, zo);
     if (!z.ok()) return make_error(z.error());
     entry->zkey_vk = groth16::vk_from_zkey(*z);
-    entry->bytes = key_bytes(*z);
+    entry->zkey_bytes = key_bytes(*z);
     entry->zkey = std::make_shared<const groth16::Zkey>(std::move(z).value());
+    // Hold exactly what the zkey takes (the estimate is close; never more than asked for).
+    Reservation held = std::move(reservation).value();
+    if (held.bytes() > entry->zkey_bytes) held.release(held.bytes() - entry->zkey_bytes);
+    zkey_res = std::make_shared<Reservation>(std::move(held));
   } else {
     groth16::ParamsReadOptions ro;
     ro.subgroup_checks = options_.check_subgroups;
-    auto pk = groth16::read_params(def.params_path, ro);
-    if (!pk.ok()) return make_error(pk.error());
+    auto src = groth16::ParamsKeySource::open(def.params_path, ro);
+    if (!src.ok()) return make_error(src.error());
     if (!def.vk_path.empty() && fs::exists(def.vk_path)) {
       auto vk = groth16::read_vk(def.vk_path);
       if (!vk.ok()) return make_error(vk.error());
-      if (groth16::vk_bytes(*vk) != groth16::vk_bytes(pk->vk)) {
+      if (groth16::vk_bytes(*vk) != groth16::vk_bytes(src->vk())) {
         return make_error("verifying key '" + def.vk_path + "' does not match the one in '" + def.params_path + "'");
       }
     }
-    entry->bytes = key_bytes(*pk);
-    entry->pk = std::make_shared<const groth16::ProvingKey>(std::move(pk).value());
+    entry->params.emplace(std::move(src).value());
+    MemoryBudget* budget = &budget_;
+    entry->load_host = [budget, path = def.params_path, sizes = entry->params->sizes(),
+                        check = options_.check_subgroups, id = def.id](int prio, const std::function<bool()>& cancel) {
+      return load_host_copy(*budget, path, sizes, check, id, prio, cancel);
+    };
+    if (host_keys_.load()) {
+      auto host = entry->host_key(priority, cancelled);
+      if (!host.ok()) return make_error(host.error());
+    }
   }
   entry->pvk = groth16::prepare(entry->vk());
-  // Hold exactly what the keys take (the estimate is close; never more than asked for).
-  Reservation held = std::move(reservation).value();
-  if (held.bytes() > entry->bytes) held.release(held.bytes() - entry->bytes);
   entry->load_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  spdlog::info("srs_loaded circuit={} bytes={} seconds={:.3f}", def.id, entry->bytes, entry->load_seconds);
-  // The reservation rides in the deleter: released when the last holder lets go.
-  auto shared_res = std::make_shared<Reservation>(std::move(held));
+  spdlog::info("srs_loaded circuit={} bytes={} host_copy={} seconds={:.3f}", def.id, entry->bytes(),
+               entry->bellperson() && !entry->host_key_loaded() ? "no (the GPUs read the file)" : "yes",
+               entry->load_seconds);
+  // The zkey's reservation rides in the deleter: released when the last holder lets go (the host
+  // copy's rides in its own).
   SrsEntry* raw = entry.get();
-  return SrsHandle(raw, [entry = std::move(entry), shared_res](const SrsEntry*) mutable {
+  return SrsHandle(raw, [entry = std::move(entry), zkey_res](const SrsEntry*) mutable {
     entry.reset();
-    shared_res->release_all();
+    if (zkey_res) zkey_res->release_all();
   });
+}
+
+void SrsManager::set_host_keys(bool host_keys) {
+  host_keys_.store(host_keys);
 }
 
 EvictResult SrsManager::evict(const std::string& circuit_id) {
@@ -176,7 +238,7 @@ EvictResult SrsManager::evict(const std::string& circuit_id) {
     victim = std::move(it->second.entry);
     slots_.erase(it);
   }
-  EvictResult r{true, victim->bytes};
+  EvictResult r{true, victim->bytes()};
   if (victim.use_count() > 1) {
     spdlog::info("srs_evict circuit={} bytes={} (freed when {} running job(s) finish)", circuit_id, r.freed_bytes,
                  victim.use_count() - 1);
@@ -202,8 +264,8 @@ uint64_t SrsManager::evict_idle(uint64_t needed) {
     for (const auto& [t, id] : idle) {
       if (freed >= needed) break;
       auto it = slots_.find(id);
-      freed += it->second.entry->bytes;
-      spdlog::info("srs_evict_idle circuit={} bytes={}", id, it->second.entry->bytes);
+      freed += it->second.entry->bytes();
+      spdlog::info("srs_evict_idle circuit={} bytes={}", id, it->second.entry->bytes());
       victims.push_back(std::move(it->second.entry));
       slots_.erase(it);
     }
@@ -218,7 +280,7 @@ std::vector<SrsInfo> SrsManager::status() const {
   for (const auto& [id, slot] : slots_) {
     if (!slot.entry) continue;
     out.push_back(
-        SrsInfo{id, 0, slot.entry->bytes, static_cast<uint32_t>(slot.entry.use_count() - 1), slot.entry->test_only});
+        SrsInfo{id, 0, slot.entry->bytes(), static_cast<uint32_t>(slot.entry.use_count() - 1), slot.entry->test_only});
   }
   return out;
 }

@@ -8,12 +8,14 @@
 //
 // Loading happens outside the manager's lock (other circuits stay usable meanwhile); concurrent
 // requests for one circuit wait for a single load.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,24 +23,55 @@
 #include "engine/engine_api.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/params_file.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
 
 namespace cuzk::engine {
 
 // What one circuit proves with: bellperson keys or a snarkjs zkey.
+//
+// A bellperson key has two forms: its file (`params`, opened at load: the layout and the vk, read
+// window by window by device provers, which upload the bases without the host ever holding the whole
+// key) and the host copy (every point decoded in memory: the CPU prover's). The host copy is loaded
+// at acquire when the CPU proves (SrsManagerOptions::host_keys); when GPUs prove it is loaded only
+// if a CPU needs it (a device fell back), and then kept with the entry. At 32 GiB that copy is
+// 47 GiB the daemon does not hold while the GPUs prove.
 struct SrsEntry {
   std::string circuit_id;
-  std::shared_ptr<const groth16::ProvingKey> pk;  // bellperson convention
-  std::shared_ptr<const groth16::Zkey> zkey;      // snarkjs convention
-  groth16::VerifyingKey zkey_vk;                  // the zkey's vk in bellperson form
-  uint64_t bytes = 0;                             // in memory
+  std::optional<groth16::ParamsKeySource> params;  // bellperson convention
+  std::shared_ptr<const groth16::Zkey> zkey;       // snarkjs convention
+  groth16::VerifyingKey zkey_vk;                   // the zkey's vk in bellperson form
   double load_seconds = 0;
   bool test_only = false;  // made (or cached) by the TEST-ONLY setup
 
-  const groth16::VerifyingKey& vk() const;  // pk->vk, or the zkey's vk in bellperson form
+  const groth16::VerifyingKey& vk() const;  // the bellperson key's vk, or the zkey's in bellperson form
   groth16::PreparedVerifyingKey pvk;        // vk() prepared once at load: every proof is verified
   uint32_t num_public_inputs() const;       // without ONE
+  bool bellperson() const { return params.has_value(); }
+  groth16::KeySizes key_sizes() const;  // bellperson keys only
+
+  // The bellperson key's host copy, loaded now if it is not (reserving its bytes in the memory
+  // budget; an error when they do not fit or the file is bad).
+  // priority and cancelled as for MemoryBudget::acquire.
+  Result<std::shared_ptr<const groth16::ProvingKey>> host_key(int priority = 0,
+                                                              const std::function<bool()>& cancelled = {}) const;
+  bool host_key_loaded() const;
+  // What a device prover reads the bases from: the host copy when loaded, else the file.
+  const groth16::KeySource& key_source() const;
+  // Host memory the entry holds now (the zkey, or the host copy once loaded).
+  uint64_t bytes() const;
+
+  // Set by the SrsManager: loads the host copy (with its reservation riding in the deleter).
+  std::function<Result<std::shared_ptr<const groth16::ProvingKey>>(int priority,
+                                                                   const std::function<bool()>& cancelled)>
+      load_host;
+  uint64_t zkey_bytes = 0;
+
+ private:
+  mutable std::mutex host_mu_;
+  mutable std::shared_ptr<const groth16::ProvingKey> host_;
+  mutable std::optional<groth16::MemoryKeySource> host_source_;  // over *host_, once loaded
 };
 
 using SrsHandle = std::shared_ptr<const SrsEntry>;
@@ -46,6 +79,9 @@ using SrsHandle = std::shared_ptr<const SrsEntry>;
 struct SrsManagerOptions {
   bool check_subgroups = false;
   double eviction_min_idle_s = 300;
+  // Load bellperson keys' host copies at acquire (the CPU proves). False when GPUs prove: they
+  // stream the bases from the file, and a host copy is loaded only when a CPU needs it.
+  bool host_keys = true;
 };
 
 class SrsManager {
@@ -72,6 +108,9 @@ class SrsManager {
   // bytes freed.
   uint64_t evict_idle(uint64_t needed);
   std::vector<SrsInfo> status() const;
+  // SrsManagerOptions::host_keys, for entries loaded from now on (the engine knows whether GPUs
+  // prove only once it has looked for them).
+  void set_host_keys(bool host_keys);
 
  private:
   struct Slot {
@@ -87,6 +126,7 @@ class SrsManager {
   mutable std::mutex mu_;
   std::condition_variable loaded_cv_;
   std::map<std::string, Slot> slots_;
+  std::atomic<bool> host_keys_;
 };
 
 }  // namespace cuzk::engine

@@ -92,7 +92,11 @@ std::string GpuProverMemory::describe() const {
 }
 
 struct GpuProver::Impl {
-  const groth16::ProvingKey& pk;
+  groth16::KeySizes key;
+  // The CPU G2 MSM's bases (opt.b_g2_on_gpu false): the in-memory key's, or a copy of the
+  // streamed section (the only part of a streamed key the host keeps).
+  std::span<const ec::G2Affine> b_g2_host;
+  std::vector<ec::G2Affine> b_g2_copy;
   GpuProverOptions opt;
   CircuitShape shape;
   GpuProverMemory mem;
@@ -111,15 +115,15 @@ struct GpuProver::Impl {
   std::optional<G2Msm> g2;
   unsigned fail_next = 0;
 
-  Impl(const groth16::ProvingKey& key, const pce::Pce* p, CircuitShape sh, const GpuProverOptions& o)
-      : pk(key), opt(o), shape(std::move(sh)) {
-    groth16::validate_key(pk, shape);
+  Impl(const groth16::KeySource& src, const pce::Pce* p, CircuitShape sh, const GpuProverOptions& o)
+      : key(src.sizes()), opt(o), shape(std::move(sh)) {
+    groth16::validate_key(key, shape);
     m = poly::Domain::size_for(shape.num_constraints);
     log_m = log2_exact(m);
     b_inputs = shape.b_input_count();
     b_aux = shape.b_aux_count();
     a_aux = shape.a_aux_count();
-    mem = p ? GpuProver::memory_needed(pk, *p, opt) : GpuProver::memory_needed(pk, shape, opt);
+    mem = p ? GpuProver::memory_needed(key, *p, opt) : GpuProver::memory_needed(key, shape, opt);
 
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     size_t free_b = 0, total_b = 0;
@@ -132,11 +136,7 @@ struct GpuProver::Impl {
     }
 
     if (p) pce.emplace(*p);
-    h = G1DeviceBases(std::span<const ec::G1Affine>(pk.h));
-    l = G1DeviceBases(std::span<const ec::G1Affine>(pk.l));
-    a = G1DeviceBases(std::span<const ec::G1Affine>(pk.a));
-    b1 = G1DeviceBases(std::span<const ec::G1Affine>(pk.b_g1));
-    if (opt.b_g2_on_gpu) b2 = G2DeviceBases(std::span<const ec::G2Affine>(pk.b_g2));
+    upload_bases(src);
     precompute_tables({&h, &l, &a, &b1}, b2, opt);
     z = DeviceBuffer<Fr>(shape.num_inputs + shape.num_aux);
     abc = DeviceBuffer<Fr>(3 * m);
@@ -146,6 +146,33 @@ struct GpuProver::Impl {
     g1.emplace();
     if (opt.b_g2_on_gpu) g2.emplace();
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  // The bases, section by section, as the source delivers them (a streamed key: one window at a
+  // time, so the host never holds the whole key).
+  void upload_bases(const groth16::KeySource& src) {
+    const std::pair<G1DeviceBases*, groth16::G1Section> g1s[] = {{&h, groth16::G1Section::h},
+                                                                 {&l, groth16::G1Section::l},
+                                                                 {&a, groth16::G1Section::a},
+                                                                 {&b1, groth16::G1Section::b_g1}};
+    const uint64_t counts[] = {key.h, key.l, key.a, key.b_g1};
+    for (size_t i = 0; i < 4; ++i) {
+      G1DeviceBases& dst = *g1s[i].first;
+      dst = G1DeviceBases(counts[i]);
+      src.read_g1(g1s[i].second, [&](uint64_t first, std::span<const ec::G1Affine> pts) { dst.upload(first, pts); });
+    }
+    if (opt.b_g2_on_gpu) {
+      b2 = G2DeviceBases(key.b_g2);
+      src.read_b_g2([&](uint64_t first, std::span<const ec::G2Affine> pts) { b2.upload(first, pts); });
+    } else if (const groth16::ProvingKey* pk = src.in_memory()) {
+      b_g2_host = pk->b_g2;
+    } else {
+      b_g2_copy.resize(key.b_g2);
+      src.read_b_g2([&](uint64_t first, std::span<const ec::G2Affine> pts) {
+        std::copy(pts.begin(), pts.end(), b_g2_copy.begin() + static_cast<std::ptrdiff_t>(first));
+      });
+      b_g2_host = b_g2_copy;
+    }
   }
 
   ec::G2 b_g2_msm(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
@@ -159,7 +186,7 @@ struct GpuProver::Impl {
                          {.density = &shape.b_aux_density}, *stream);
     } else {
       ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
-      const std::span<const ec::G2Affine> pts(pk.b_g2);
+      const std::span<const ec::G2Affine> pts = b_g2_host;
       r = ec::msm(pts.first(b_inputs), inputs, {.density = &shape.b_input_density, .pool = &pool}) +
           ec::msm(pts.subspan(b_inputs), aux, {.density = &shape.b_aux_density, .pool = &pool});
     }
@@ -262,24 +289,23 @@ struct GpuProver::Impl {
   }
 };
 
-GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
+GpuProverMemory GpuProver::memory_needed(const groth16::KeySizes& key, const pce::Pce& pce,
                                          const GpuProverOptions& options) {
   CircuitShape sizes;
   sizes.num_inputs = pce.num_inputs();
   sizes.num_aux = pce.num_aux();
   sizes.num_constraints = pce.num_constraints();
-  GpuProverMemory mem = memory_needed(pk, sizes, options);
+  GpuProverMemory mem = memory_needed(key, sizes, options);
   mem.pce = pce.section_bytes_total();
   return mem;
 }
 
-GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
+GpuProverMemory GpuProver::memory_needed(const groth16::KeySizes& key, const groth16::CircuitShape& shape,
                                          const GpuProverOptions& options) {
   GpuProverMemory mem;
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
-  mem.bases =
-      (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * g1 + (options.b_g2_on_gpu ? pk.b_g2.size() * g2 : 0);
-  mem.bases += table_bytes({pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()}, pk.b_g2.size(), options);
+  mem.bases = (key.h + key.l + key.a + key.b_g1) * g1 + (options.b_g2_on_gpu ? key.b_g2 * g2 : 0);
+  mem.bases += table_bytes({key.h, key.l, key.a, key.b_g1}, key.b_g2, options);
   const uint64_t m = poly::Domain::size_for(shape.num_constraints);
   const uint64_t cols = shape.num_inputs + shape.num_aux;
   mem.vectors = (cols + 3 * m) * sizeof(Fr);
@@ -290,15 +316,27 @@ GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const gr
   // the bases it sums (b_g2: 33 M at 32 GiB), not to the 130 M columns (that estimate left no
   // room for G2 on an H200 at 32 GiB), plus the density bitmap and prefix of every column.
   mem.scratch = msm_scratch_bytes(n1, 192, sms, tb) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(pk.b_g2.size(), 384, sms, tb) + cols / 8 * 2 : 0) +
-                m * sizeof(Fr) + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
+                (options.b_g2_on_gpu ? msm_scratch_bytes(key.b_g2, 384, sms, tb) + cols / 8 * 2 : 0) + m * sizeof(Fr) +
+                (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
   return mem;
 }
 
+GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
+                                         const GpuProverOptions& options) {
+  return memory_needed(groth16::KeySizes::of(pk), pce, options);
+}
+
+GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
+                                         const GpuProverOptions& options) {
+  return memory_needed(groth16::KeySizes::of(pk), shape, options);
+}
+
+GpuProver::GpuProver(const groth16::KeySource& key, const pce::Pce& pce, const GpuProverOptions& options)
+    : impl_(std::make_unique<Impl>(key, &pce, CircuitShape::of(pce), options)) {}
 GpuProver::GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options)
-    : impl_(std::make_unique<Impl>(pk, &pce, CircuitShape::of(pce), options)) {}
+    : GpuProver(groth16::MemoryKeySource(pk), pce, options) {}
 GpuProver::GpuProver(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape, const GpuProverOptions& options)
-    : impl_(std::make_unique<Impl>(pk, nullptr, shape, options)) {}
+    : impl_(std::make_unique<Impl>(groth16::MemoryKeySource(pk), nullptr, shape, options)) {}
 GpuProver::~GpuProver() = default;
 
 groth16::ProofMsms GpuProver::stage1(std::span<const ec::Fr> inputs, std::span<const ec::Fr> aux,

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "ec/bls12_381.hpp"
+#include "groth16/key_source.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/prover_zkey.hpp"
@@ -57,6 +58,10 @@ class GpuProver {
   // CPU G2 path and the density bitmaps read them). Throws gpu::DeviceMemoryShort when the device has
   // too little free memory, gpu::CudaError on CUDA failures.
   GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options = {});
+  // The bases read from `key` while building (a ParamsKeySource streams a .params file window by
+  // window: the host never holds the whole key); afterwards the prover needs the source no more,
+  // except an in-memory key's b_g2 when the G2 MSM runs on the CPU. The Pce must outlive it.
+  GpuProver(const groth16::KeySource& key, const pce::Pce& pce, const GpuProverOptions& options = {});
   // Without a Pce (full synthesis gives a, b, c): only stage1_abc is available. The key must fit
   // the shape (validate_key).
   GpuProver(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape, const GpuProverOptions& options = {});
@@ -66,6 +71,10 @@ class GpuProver {
 
   // The estimate the constructor checks (no device needed).
   static GpuProverMemory memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
+                                       const GpuProverOptions& options = {});
+  static GpuProverMemory memory_needed(const groth16::KeySizes& key, const pce::Pce& pce,
+                                       const GpuProverOptions& options = {});
+  static GpuProverMemory memory_needed(const groth16::KeySizes& key, const groth16::CircuitShape& shape,
                                        const GpuProverOptions& options = {});
   static GpuProverMemory memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
                                        const GpuProverOptions& options = {});

@@ -49,6 +49,10 @@ class DeviceBases {
 
   DeviceBases() = default;
   explicit DeviceBases(std::span<const HostAffine> bases);
+  // Room for n bases, filled by upload() (a key streamed from its file window by window).
+  explicit DeviceBases(size_t n);
+  // Copies bases to [first, first + bases.size()); throws std::out_of_range past the end.
+  void upload(size_t first, std::span<const HostAffine> bases);
   size_t size() const { return n_; }
   size_t bytes() const { return buf_.bytes(); }
   DeviceBasesView<C> view() const { return view(0, n_); }

@@ -291,10 +291,22 @@ ec::Jacobian<HC> to_host_jacobian(const XyzzPoint<DC>& p) {
 }  // namespace msm_detail
 
 template <class C>
-DeviceBases<C>::DeviceBases(std::span<const HostAffine> bases) : buf_(bases.size() * kBytesPerBase), n_(bases.size()) {
+DeviceBases<C>::DeviceBases(size_t n) : buf_(n * kBytesPerBase), n_(n) {}
+
+template <class C>
+DeviceBases<C>::DeviceBases(std::span<const HostAffine> bases) : DeviceBases(bases.size()) {
+  upload(0, bases);
+}
+
+template <class C>
+void DeviceBases<C>::upload(size_t first, std::span<const HostAffine> bases) {
   using DA = AffinePoint<typename msm_detail::DevCurveOf<C>::type>;
   static_assert(sizeof(DA) == kBytesPerBase, "device affine layout");
   static_assert(sizeof(typename C::Base) == sizeof(typename DA::F), "host and device field layouts differ");
+  if (first > n_ || bases.size() > n_ - first)
+    throw std::out_of_range("DeviceBases::upload: [" + std::to_string(first) + ", " +
+                            std::to_string(first + bases.size()) + ") is past the " + std::to_string(n_) + " bases");
+  if (bases.empty()) return;
   // Converted (flag dropped: identity = (0, 0)) through a pinned staging buffer in chunks.
   constexpr size_t kChunk = size_t{1} << 16;
   PinnedBuffer<DA> stage(std::min(kChunk, bases.size()));
@@ -311,7 +323,7 @@ DeviceBases<C>::DeviceBases(std::span<const HostAffine> bases) : buf_(bases.size
       }
     }
     CUZK_CUDA_CHECK(
-        cudaMemcpy(buf_.data() + off * kBytesPerBase, stage.data(), k * sizeof(DA), cudaMemcpyHostToDevice));
+        cudaMemcpy(buf_.data() + (first + off) * kBytesPerBase, stage.data(), k * sizeof(DA), cudaMemcpyHostToDevice));
   }
 }
 

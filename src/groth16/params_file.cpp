@@ -170,36 +170,47 @@ std::optional<std::string> decode_one(const uint8_t* p, ec::SubgroupCheck check,
   return std::nullopt;
 }
 
-// Decodes a whole section in parallel. The error reported is the one of the lowest bad index:
-// a chunk is skipped only when it starts after an index already known to be bad.
+// Decodes points [first, first + out.size()) of a section in parallel. The error reported is the
+// one of the lowest bad index: a chunk is skipped only when it starts after an index already known
+// to be bad.
 template <class A>
-Result<std::vector<A>> decode_section(const uint8_t* base, const ParamsSection& s, std::string_view name,
-                                      std::string_view section, ec::SubgroupCheck check, ProgressSink* progress,
-                                      const MappedFile* map = nullptr) {
-  std::vector<A> out(s.count);
-  const uint64_t chunks = (s.count + DECODE_CHUNK - 1) / DECODE_CHUNK;
+Result<bool> decode_range(const uint8_t* base, const ParamsSection& s, uint64_t first, std::span<A> out,
+                          std::string_view name, std::string_view section, ec::SubgroupCheck check,
+                          ProgressSink* progress, const MappedFile* map = nullptr) {
+  const uint64_t count = out.size();
+  const uint64_t chunks = (count + DECODE_CHUNK - 1) / DECODE_CHUNK;
   std::atomic<uint64_t> first_bad{std::numeric_limits<uint64_t>::max()};
   std::mutex mu;
   std::string error;
   ThreadPool::global().parallel_for(chunks, [&](size_t c) {
-    const uint64_t b = c * DECODE_CHUNK, e = std::min<uint64_t>(s.count, b + DECODE_CHUNK);
+    const uint64_t b = c * DECODE_CHUNK, e = std::min<uint64_t>(count, b + DECODE_CHUNK);
     if (b > first_bad.load(std::memory_order_relaxed)) return;
     for (uint64_t i = b; i < e; ++i) {
-      const uint64_t off = s.offset + i * s.point_bytes;
+      const uint64_t off = s.offset + (first + i) * s.point_bytes;
       if (auto why = decode_one(base + off, check, out[i])) {
         std::lock_guard<std::mutex> lock(mu);
         if (i < first_bad.load(std::memory_order_relaxed)) {
           first_bad.store(i, std::memory_order_relaxed);
-          error = point_error(name, section, i, off, *why);
+          error = point_error(name, section, first + i, off, *why);
         }
         return;
       }
     }
     // Decoded: the mapping's pages of this chunk leave the resident set (read once).
-    if (map) map->release_pages(base + s.offset + b * s.point_bytes, (e - b) * s.point_bytes);
+    if (map) map->release_pages(base + s.offset + (first + b) * s.point_bytes, (e - b) * s.point_bytes);
     if (progress) progress->add((e - b) * s.point_bytes);
   });
   if (first_bad.load() != std::numeric_limits<uint64_t>::max()) return make_error(error);
+  return true;
+}
+
+template <class A>
+Result<std::vector<A>> decode_section(const uint8_t* base, const ParamsSection& s, std::string_view name,
+                                      std::string_view section, ec::SubgroupCheck check, ProgressSink* progress,
+                                      const MappedFile* map = nullptr) {
+  std::vector<A> out(s.count);
+  auto r = decode_range<A>(base, s, 0, std::span<A>(out), name, section, check, progress, map);
+  if (!r) return make_error(r.error());
   return out;
 }
 
@@ -480,6 +491,82 @@ Result<bool> write_params(const ProvingKey& pk, const std::string& path, const P
     progress.finish();
     return true;
   });
+}
+
+// ---- streaming ----
+
+namespace {
+
+// Maps the file again and checks that it is the one scanned at open (a replaced file would
+// otherwise be read with the old layout).
+MappedFile map_unchanged(const std::string& path, const ParamsLayout& L) {
+  MappedFile map = MappedFile::open(path);
+  if (map.size() != L.file_size) {
+    throw std::runtime_error(path + ": the file changed since it was opened (" + std::to_string(L.file_size) +
+                             " bytes then, " + std::to_string(map.size()) + " now)");
+  }
+  return map;
+}
+
+template <class A, class Sink>
+void stream_section(const std::string& path, const ParamsLayout& L, const ParamsSection& s, std::string_view section,
+                    ec::SubgroupCheck check, uint64_t window_points, const Sink& sink) {
+  if (s.count == 0) return;
+  const MappedFile map = map_unchanged(path, L);
+  const auto* base = reinterpret_cast<const uint8_t*>(map.data());
+  std::vector<A> window(std::min(window_points, s.count));
+  for (uint64_t first = 0; first < s.count; first += window_points) {
+    const uint64_t k = std::min(window_points, s.count - first);
+    const std::span<A> w(window.data(), k);
+    auto r = decode_range<A>(base, s, first, w, path, section, check, nullptr, &map);
+    if (!r) throw std::runtime_error(r.error());
+    sink(first, std::span<const A>(w));
+  }
+}
+
+}  // namespace
+
+Result<ParamsKeySource> ParamsKeySource::open(const std::string& path, const ParamsReadOptions& options,
+                                              uint64_t window) {
+  if (window == 0) return make_error(path + ": ParamsKeySource window must be at least 1 point");
+  auto L = scan_params(path);
+  if (!L) return make_error(L.error());
+  if (options.expect) {
+    if (auto ok = check_params_expect(*L, *options.expect, path); !ok) return make_error(ok.error());
+  }
+  return guarded<ParamsKeySource>(path, [&]() -> Result<ParamsKeySource> {
+    // The vk is the file's prefix: decoded from a read of those bytes alone.
+    const MappedFile map = map_unchanged(path, *L);
+    const auto* base = reinterpret_cast<const uint8_t*>(map.data());
+    auto vk = decode_vk(base, *L, path, nullptr);
+    if (!vk) return make_error(vk.error());
+    ParamsKeySource src;
+    src.path_ = path;
+    src.layout_ = *L;
+    src.vk_ = std::move(*vk);
+    src.subgroup_checks_ = options.subgroup_checks;
+    src.window_ = window;
+    return src;
+  });
+}
+
+KeySizes ParamsKeySource::sizes() const {
+  const ParamsLayout& L = layout_;
+  return {L.ic.count, L.h.count, L.l.count, L.a.count, L.b_g1.count, L.b_g2.count};
+}
+
+void ParamsKeySource::read_g1(G1Section section, const G1Sink& sink) const {
+  const ParamsSection& s = section == G1Section::h   ? layout_.h
+                           : section == G1Section::l ? layout_.l
+                           : section == G1Section::a ? layout_.a
+                                                     : layout_.b_g1;
+  const auto check = subgroup_checks_ ? ec::SubgroupCheck::Yes : ec::SubgroupCheck::No;
+  stream_section<G1Affine>(path_, layout_, s, section_name(section), check, window_, sink);
+}
+
+void ParamsKeySource::read_b_g2(const G2Sink& sink) const {
+  const auto check = subgroup_checks_ ? ec::SubgroupCheck::Yes : ec::SubgroupCheck::No;
+  stream_section<G2Affine>(path_, layout_, layout_.b_g2, "b_g2", check, window_, sink);
 }
 
 }  // namespace cuzk::groth16

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "groth16/key_source.hpp"
 #include "groth16/keys.hpp"
 #include "util/result.hpp"
 
@@ -107,5 +108,31 @@ std::array<uint8_t, 4> section_count_bytes(uint32_t count);
 // Atomic write (AtomicFile): sections encoded in parallel, window by window, written in order.
 // Rejects points at infinity (the reader would) and sections of more than 2^32 - 1 points.
 Result<bool> write_params(const ProvingKey& pk, const std::string& path, const ParamsProgress& progress = {});
+
+// A .params file as a KeySource: open() scans the layout, checks it against options.expect and
+// decodes the verifying key (as read_params does); read_g1 / read_b_g2 map the file and decode one
+// window of points at a time, validated like read_params (subgroup checks per options), handing each
+// window on and dropping the mapping's pages behind it: the host holds one window, never the key.
+class ParamsKeySource final : public KeySource {
+ public:
+  static constexpr uint64_t kWindow = uint64_t{1} << 20;  // points per window (96 MiB of G1)
+
+  // window: points per window handed on (tests use small ones).
+  static Result<ParamsKeySource> open(const std::string& path, const ParamsReadOptions& options = {},
+                                      uint64_t window = kWindow);
+  const VerifyingKey& vk() const override { return vk_; }
+  KeySizes sizes() const override;
+  void read_g1(G1Section section, const G1Sink& sink) const override;
+  void read_b_g2(const G2Sink& sink) const override;
+  const ParamsLayout& layout() const { return layout_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  ParamsLayout layout_;
+  VerifyingKey vk_;
+  bool subgroup_checks_ = false;
+  uint64_t window_ = kWindow;
+};
 
 }  // namespace cuzk::groth16

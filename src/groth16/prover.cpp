@@ -85,6 +85,10 @@ void validate_key(const ProvingKey& pk, const pce::Pce& pce) {
 }
 
 void validate_key(const ProvingKey& pk, const CircuitShape& shape) {
+  validate_key(KeySizes::of(pk), shape);
+}
+
+void validate_key(const KeySizes& key, const CircuitShape& shape) {
   auto check = [](const char* what, uint64_t got, uint64_t want) {
     if (got != want)
       throw std::invalid_argument("proving key does not fit the circuit: " + count_mismatch(what, got, want));
@@ -95,12 +99,12 @@ void validate_key(const ProvingKey& pk, const CircuitShape& shape) {
   const uint64_t m = domain_size_of(shape.num_constraints);
   const uint64_t a_count = shape.num_inputs + shape.a_aux_count();
   const uint64_t b_count = shape.b_input_count() + shape.b_aux_count();
-  check("vk.ic (num_inputs)", pk.vk.ic.size(), shape.num_inputs);
-  check("l (num_aux)", pk.l.size(), shape.num_aux);
-  check("h (domain size - 1)", pk.h.size(), m - 1);
-  check("a (inputs + A aux density)", pk.a.size(), a_count);
-  check("b_g1 (B input + aux density)", pk.b_g1.size(), b_count);
-  check("b_g2 (B input + aux density)", pk.b_g2.size(), b_count);
+  check("vk.ic (num_inputs)", key.ic, shape.num_inputs);
+  check("l (num_aux)", key.l, shape.num_aux);
+  check("h (domain size - 1)", key.h, m - 1);
+  check("a (inputs + A aux density)", key.a, a_count);
+  check("b_g1 (B input + aux density)", key.b_g1, b_count);
+  check("b_g2 (B input + aux density)", key.b_g2, b_count);
 }
 
 ProverInput make_prover_input(const pce::Pce& pce, std::span<const Fr> inputs, std::span<const Fr> aux,

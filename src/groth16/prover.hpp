@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ec/bls12_381.hpp"
+#include "groth16/key_source.hpp"
 #include "groth16/keys.hpp"
 #include "pce/pce.hpp"
 #include "util/thread_pool.hpp"
@@ -82,6 +83,7 @@ struct CircuitShape {
 // Throws std::invalid_argument unless the key fits the shape: ic = num_inputs, l = num_aux,
 // h = m - 1, a = num_inputs + |A aux density|, b_g1 = b_g2 = |B input density| + |B aux density|.
 void validate_key(const ProvingKey& pk, const CircuitShape& shape);
+void validate_key(const KeySizes& key, const CircuitShape& shape);
 
 // Throws std::invalid_argument unless the key fits the Pce: ic = num_inputs, l = num_aux,
 // h = m - 1, a = num_inputs + |A aux density|, b_g1 = b_g2 = |B input density| + |B aux density|.

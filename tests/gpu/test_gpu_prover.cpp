@@ -8,6 +8,7 @@
 //   - an injected device failure is retried on the CPU (with_cpu_fallback) with the same proof,
 //     and the GPU proves the next witness;
 //   - make_backend(auto) picks the GPU; with two or more devices, witnesses spread over them;
+//   - the bases streamed from a .params file window by window equal the key in memory;
 //   - the snarkjs convention (tests/zkey/{mul3,mix}.zkey): GpuZkeyProver + zkey_finalize equals
 //     groth16::prove_zkey for the same r, s and verifies; backend::prove_zkey retries an injected
 //     failure on the CPU. (CUZK_VECTORS_DIR=<repo>/tests/vectors where the source tree moved.)
@@ -26,6 +27,7 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device.hpp"
 #include "gpu/gpu_prover.hpp"
+#include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover_zkey.hpp"
 #include "groth16/verifier.hpp"
@@ -133,10 +135,32 @@ TEST(GpuProver, ShapeOnlyProverTakesHostAbc) {
   }
 }
 
+// The bases streamed from a .params file in small windows (ParamsKeySource, as the daemon uploads a
+// key it holds no host copy of) give the same sums as the key in memory, with the G2 MSM on the
+// device and on the CPU (its bases then copied from the stream).
+TEST(GpuProver, BasesStreamedFromTheParamsFile) {
+  CUZK_REQUIRE_GPU();
+  const auto& f = builtin_fixture("filecoin-like:2^12");
+  char tmpl[] = "/tmp/cuzk-gpu-params-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string path = std::string(tmpl) + "/k.params";
+  ASSERT_TRUE(groth16::write_params(f.pk, path).ok());
+  auto src = groth16::ParamsKeySource::open(path, {}, 1000);
+  ASSERT_TRUE(src.ok()) << src.error();
+  const auto w = f.witness(7);
+  const groth16::ProofMsms want = cpu_stage1(f, w);
+  for (bool g2_on_gpu : {true, false}) {
+    gpu::GpuProver prover(*src, f.pce, {.b_g2_on_gpu = g2_on_gpu});
+    expect_same_msms(prover.stage1(w.inputs, w.aux), want);
+  }
+  std::remove(path.c_str());
+  std::remove(tmpl);
+}
+
 TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
   CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("filecoin-like:2^12");
-  auto gpu_be = backend::make_gpu_backend(f.pk, f.pce, {});
+  auto gpu_be = backend::make_gpu_backend(groth16::MemoryKeySource(f.pk), f.pce, {});
   gpu::GpuProver& prover = gpu_be->prover();
   prover.inject_failures(1);
   // Without a fallback the CUDA error reaches the caller as a DeviceFailure.
