@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
+#include "engine/engine.hpp"
 #include "engine/request_decoder.hpp"
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/replica_id.hpp"
@@ -162,6 +165,87 @@ TEST(EnginePost, WithoutTestKeysTheOfficialParameterFileIsNamed) {
     EXPECT_NE(d.error().find("srs.allow_test_keys"), std::string::npos) << d.error();
   }
   EXPECT_FALSE(registry.find("window-post:3KiB").ok());
+}
+
+// The seed's default priorities: WinningPoSt CRITICAL, WindowPoSt HIGH, the rest NORMAL; a wire
+// priority 1..4 overrides them, anything else is NORMAL.
+TEST(EnginePost, DefaultPrioritiesPutDeadlinesFirst) {
+  EXPECT_EQ(effective_priority(ProofKind::WinningPost, 0), Priority::Critical);
+  EXPECT_EQ(effective_priority(ProofKind::WindowPostPartition, 0), Priority::High);
+  EXPECT_EQ(effective_priority(ProofKind::PorepSealCommit, 0), Priority::Normal);
+  EXPECT_EQ(effective_priority(ProofKind::Generic, 0), Priority::Normal);
+  EXPECT_EQ(effective_priority(ProofKind::WinningPost, 1), Priority::Low);
+  EXPECT_EQ(effective_priority(ProofKind::PorepSealCommit, 4), Priority::Critical);
+  EXPECT_EQ(effective_priority(ProofKind::WinningPost, 9), Priority::Normal);
+}
+
+// Deadline first: a CRITICAL request (a WinningPoSt's default) submitted while a batch of NORMAL
+// partitions (a PoRep's) waits for the prover goes to the prover next, ahead of every partition
+// still queued; the batch resumes after it. One prover worker, a lookahead large enough that the
+// batch is synthesized and waiting. Built-in circuits stand in for both kinds (the 2 KiB
+// WinningPoSt's test-only setup alone takes ~20 s here): what is tested is the queues' order,
+// which knows priorities, not kinds.
+TEST(EnginePost, ACriticalRequestOvertakesQueuedPartitions) {
+  test::TempDir dir;
+  Config cfg = config(dir.str(), true);
+  cfg.prover.workers = 1;
+  cfg.synthesis.workers = 2;
+  cfg.synthesis.lookahead = 16;
+  ASSERT_TRUE(cfg.finalize().ok());
+  Engine engine(cfg);
+  engine.start();
+  for (const char* c : {"chain:2^12", "chain:2^10"}) ASSERT_TRUE(engine.preload_srs(c).ok());
+
+  using Clock = std::chrono::steady_clock;
+  auto request = [](const char* circuit, int partitions, int wire_priority) {
+    ProofRequest r;
+    r.kind = ProofKind::Generic;
+    r.circuit_id = circuit;
+    r.wire_priority = wire_priority;
+    for (int i = 0; i < partitions; ++i) r.partition_inputs.push_back("p" + std::to_string(i));
+    return r;
+  };
+  const auto batch_at = Clock::now();
+  auto b = engine.submit(request("chain:2^12", 12, 0));
+  ASSERT_TRUE(b.ok()) << b.error.message;
+  // Wait until several of the batch's partitions wait for the prover.
+  auto waiting = [&] {
+    uint32_t n = 0;
+    for (const QueueInfo& q : engine.status().queues) {
+      if (q.stage == "prove") n += q.pending;
+    }
+    return n;
+  };
+  const auto deadline = Clock::now() + std::chrono::seconds(60);
+  while (waiting() < 4 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ASSERT_GE(waiting(), 4u) << "the batch never queued at the prover";
+
+  const auto critical_at = Clock::now();
+  auto c = engine.submit(request("chain:2^10", 1, static_cast<int>(Priority::Critical)));
+  ASSERT_TRUE(c.ok()) << c.error.message;
+  const JobResult cr = *engine.await(c.value->job_id, std::chrono::seconds(60));
+  const JobResult br = *engine.await(b.value->job_id, std::chrono::seconds(120));
+  ASSERT_EQ(cr.status, JobStatus::Completed) << cr.error_message;
+  ASSERT_EQ(br.status, JobStatus::Completed) << br.error_message;
+  ASSERT_EQ(cr.partition_timings.size(), 1u);
+  ASSERT_EQ(br.partition_timings.size(), 12u);
+
+  // Times on one clock (ms since the batch's submission); the submit calls' own duration (well
+  // under the 2 ms margin) is the only error.
+  const double offset = std::chrono::duration<double, std::milli>(critical_at - batch_at).count();
+  const PartitionTiming& ct = cr.partition_timings[0];
+  const double ready = offset + ct.synthesis_start_ms + ct.synthesis_ms;  // queued for the prover
+  const double started = offset + ct.prove_start_ms;
+  size_t after = 0;
+  for (const PartitionTiming& t : br.partition_timings) {
+    // No batch partition started between the critical one joining the queue and its start.
+    EXPECT_FALSE(t.prove_start_ms > ready + 2 && t.prove_start_ms < started - 2)
+        << "partition " << t.index << " started at " << t.prove_start_ms << " ms; the critical one was ready at "
+        << ready << " ms and started at " << started << " ms";
+    if (t.prove_start_ms > started) ++after;
+  }
+  // It overtook the queue: partitions that were waiting before it ran after it.
+  EXPECT_GE(after, 3u) << "the critical partition started at " << started << " ms";
 }
 
 }  // namespace
