@@ -85,6 +85,7 @@ std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& c
   entry->circuit = circuit;
   entry->srs = srs;
   entry->pce = pce;
+  const auto t0 = std::chrono::steady_clock::now();
   for (;;) {
     try {
       if (srs->zkey) {
@@ -111,7 +112,10 @@ std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& c
   }
   logging::log_event(
       logging::Level::info, "gpu_prover_ready",
-      {{"device", std::to_string(d.ordinal)}, {"circuit", circuit}, {"bytes", std::to_string(entry->device_bytes())}});
+      {{"device", std::to_string(d.ordinal)},
+       {"circuit", circuit},
+       {"bytes", std::to_string(entry->device_bytes())},
+       {"seconds", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())}});
   entry->users = 1;
   d.entries.push_back(entry);
   return entry;
