@@ -1,10 +1,10 @@
 #pragma once
 // The proving engine: a job table, a circuit registry with its key (SRS) and PCE caches, one
-// memory budget, and the partition pipeline
+// memory budget, and the partition pipeline (pipeline.hpp; its stages in engine_stages.cpp)
 //
-//   submit -> admission queue -> loader (keys, PCE) -> synthesis queue -> synthesis workers
-//          -> prove queue (depth bounded by the lookahead) -> prover workers (device stage)
-//          -> finalize queue -> finalize workers -> proofs re-assembled in partition order.
+//   submit (request_decoder.hpp) -> admission queue -> load (keys, PCE) -> synthesis queue
+//          -> synthesize -> prove queue (depth bounded by the lookahead) -> device stage
+//          -> finalize queue -> finalize, verify -> proofs re-assembled in partition order.
 //
 // Every queue is ordered by (priority, job, partition), so CRITICAL work overtakes NORMAL work at
 // each stage, and the memory budget serves its waiters in the same order. Cancellation removes a

@@ -9,7 +9,7 @@
 //          (the item itself; the load stage: one item per partition; nothing at the end).
 // The next stage's queue takes what `done` returns unless the job died meanwhile; a stage
 // without a queue runs at once on the same worker (verification, right after finalize). Every
-// item leaving the pipeline, on any path, gives back what it holds (work_item.hpp's tokens).
+// item leaving the pipeline, on any path, gives back what it holds (job.hpp: WorkItem's tokens).
 #include <array>
 #include <functional>
 #include <memory>
