@@ -123,11 +123,12 @@ class Engine final : public EngineApi {
   std::atomic<bool> abort_setup_{false};
   std::mutex teardown_mu_;
 
+  // Synthesized (or synthesizing) partitions not yet picked up by a prover. Before the queues:
+  // items still queued at destruction hand their slots back to it.
+  Lookahead lookahead_;
   // The stages' queues, in order: jobs to load, then partitions to synthesize, to prove on a
   // device, to finalize (verification follows finalize on its worker).
   WorkQueue<WorkItem> admit_q_, synth_q_, prove_q_, finalize_q_;
-  // Synthesized (or synthesizing) partitions not yet picked up by a prover.
-  Lookahead lookahead_;
 
   // One per synthesis worker (so MatVec of one partition does not serialise behind another's); the
   // provers use the process-wide pool (the MSM and NTT code's default).

@@ -22,6 +22,11 @@ std::string encode_public(std::span<const Fr> values) {
   return out;
 }
 
+// The circuit's shape from its PCE: the runtime's, computed once (make_runtime), else now.
+std::shared_ptr<const groth16::CircuitShape> pce_shape(const CircuitRuntime& rt) {
+  return rt.shape ? rt.shape : std::make_shared<const groth16::CircuitShape>(groth16::CircuitShape::of(*rt.pce));
+}
+
 // A PCE circuit's witness from its payload: the built-in's own, a Filecoin kind's from its vanilla
 // proofs, or the request's .wtns (its length checked at submit or at load).
 PceWitness pce_witness(const CircuitRuntime& rt, PartitionPayload payload) {
@@ -147,8 +152,8 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
     out.path = SynthesisPath::Pce;
     if (matvec) {
       groth16::ProverInput in = groth16::make_prover_input(*rt.pce, w.inputs, w.aux, nullptr, {.pool = &pool});
-      out.work =
-          Evaluated{std::move(w.inputs), std::move(w.aux), std::move(in.a), std::move(in.b), std::move(in.c), rt.shape};
+      out.work = Evaluated{std::move(w.inputs), std::move(w.aux), std::move(in.a),
+                           std::move(in.b),     std::move(in.c),  pce_shape(rt)};
       inputs = std::get<Evaluated>(out.work).inputs;
     } else {
       out.work = std::move(w);
@@ -179,9 +184,10 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
     out.proof = groth16::prove_zkey(*rt.srs->zkey, zk->z);
   } else if (auto* w = std::get_if<PceWitness>(&s.work)) {
     // synthesize left MatVec to a GPU that did not take the partition.
+    if (!rt.pce) throw std::logic_error("device_stage: a PCE witness and no PCE");
     groth16::ProverInput in = groth16::make_prover_input(*rt.pce, w->inputs, w->aux, timings, {.pool = &pool});
-    out.msms = stage1_on_cpu(rt, *rt.shape, w->inputs, w->aux, std::move(in.a), std::move(in.b), std::move(in.c), pool,
-                             timings);
+    out.msms = stage1_on_cpu(rt, *pce_shape(rt), w->inputs, w->aux, std::move(in.a), std::move(in.b), std::move(in.c),
+                             pool, timings);
   } else {
     Evaluated& e = std::get<Evaluated>(s.work);
     out.msms =
