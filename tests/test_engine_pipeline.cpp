@@ -90,6 +90,7 @@ struct Harness {
   std::vector<std::string> failures;
   std::vector<uint32_t> finished;
   std::map<uint32_t, std::thread::id> ran_b, ran_c;
+  std::atomic<int> ran_a{0};
   Pipeline pipeline{[this](const std::shared_ptr<Job>& job, const std::string& message) {
     job->dead = true;
     std::lock_guard lock(mu);
@@ -111,6 +112,7 @@ struct Harness {
       return true;
     };
     a.run = [this](WorkItem& i, const StageWorker&) {
+      ++ran_a;
       if (fault(i) == Fault::ThrowInRunA) throw std::runtime_error("bad witness");
       if (fault(i) == Fault::KillJobInRunA) i.job->dead = true;
     };
@@ -186,10 +188,13 @@ TEST(Pipeline, EveryExitPathReturnsTheSlotAndTheMemory) {
   // Partitions waiting in b's queue when it closes are dropped with what they hold.
   h.qb.close();
   h.push(Harness::job(), 6);
-  for (int i = 0; i < 200 && !(h.qa.empty() && h.budget.used() == 0 && h.slots.free_slots() == Harness::kSlots - 1);
+  // Once stage a has run items 0, 3, 4, 5 and 6, nothing reserves memory any more: wait for the
+  // releases.
+  for (int i = 0; i < 400 && !(h.ran_a == 5 && h.budget.used() == 0 && h.slots.free_slots() == Harness::kSlots - 1);
        ++i) {
     std::this_thread::sleep_for(5ms);
   }
+  EXPECT_EQ(h.ran_a, 5);
   EXPECT_EQ(h.budget.used(), 0u);
   // The idle worker of stage a holds one slot while it waits for its next item.
   EXPECT_EQ(h.slots.free_slots(), Harness::kSlots - 1);
