@@ -25,7 +25,7 @@ void Engine::build_pipeline(unsigned synth_workers) {
   const size_t load = pipeline_.add_stage({
       .id = StageId::Load,
       .queue = &admit_q_,
-      .admit = [this](WorkItem& i) { return !i.job->dead; },
+      .admit = [](WorkItem& i) { return !i.job->dead; },
       .run = [this](WorkItem& i, W) { this->load(i); },
       .done = [this](WorkItem& i, T, double) { return loaded(i); },
   });
