@@ -585,6 +585,37 @@ TEST(Engine, LookaheadSlotsAndMemoryComeBackOnEveryPath) {
   expect_idle("a completed job");
 }
 
+// GetStatus reports queued and running work under its job's proof kind (it said "generic" for
+// every job): a PoRep job is seen in the load stage, where it makes its test-only keys.
+TEST(Engine, StatusReportsEachJobsProofKind) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  const auto& proof = cuzk::filecoin::registered_seal_proof("StackedDrg2KiBV1_1");
+  cuzk::filecoin::SealParams sp;
+  sp.sector_id = 1;
+  sp.prover_id = cuzk::filecoin::prover_id_from_actor_id(1000);
+  sp.ticket.fill(1);
+  sp.seed.fill(2);
+  ProofRequest r;
+  r.kind = ProofKind::PorepSealCommit;
+  r.vanilla_proof = cuzk::filecoin::to_wrapper_json(
+      cuzk::filecoin::seal_sector(proof, cuzk::filecoin::random_sector_data(proof.shape.nodes, 3), sp).c1, 1);
+  auto s = engine.submit(r);
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  bool seen = false;
+  for (int i = 0; i < 1000 && !seen; ++i) {
+    for (const QueueInfo& q : engine.status().queues) {
+      EXPECT_NE(q.proof_kind, "generic") << q.stage;
+      seen |= q.stage == "scheduler" && q.proof_kind == "porep_c2" && q.pending + q.in_progress == 1;
+    }
+    if (!seen) std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_TRUE(seen);
+  engine.shutdown(/*drain=*/false);  // abandons the key generation
+  EXPECT_EQ(engine.await(s.value->job_id, 0ms)->status, JobStatus::Cancelled);
+}
+
 TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
   TempDir dir;
   Config cfg = test_config(dir.str(), 2);
