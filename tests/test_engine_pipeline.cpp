@@ -5,6 +5,7 @@
 // status sees each worker's stage and its item's proof kind.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -75,7 +76,7 @@ TEST(Lookahead, TakeWaitsForASlotAndCloseEndsTheWait) {
 
 // Two queued stages (a: gated by the lookahead, reserves memory; b: consumes the slot) and one
 // inline stage (c); `behaviour` decides per partition what goes wrong.
-enum class Fault { None, DropInAdmit, FailInAdmit, ThrowInRunA, ThrowInRunC, KillJobInRunA };
+enum class Fault { None, DropInAdmit, FailInAdmit, ThrowInAdmit, ThrowInRunA, ThrowInRunC, KillJobInRunA };
 
 struct Harness {
   static constexpr unsigned kSlots = 2;
@@ -108,6 +109,7 @@ struct Harness {
     a.admit = [this](WorkItem& i) {
       if (fault(i) == Fault::DropInAdmit) return false;
       if (fault(i) == Fault::FailInAdmit) throw StageFailure("partition " + std::to_string(i.index) + ": no room");
+      if (fault(i) == Fault::ThrowInAdmit) throw std::runtime_error("unexpected");
       i.memory = budget.acquire(kBytes).value();
       return true;
     };
@@ -170,25 +172,31 @@ struct Harness {
 
 TEST(Pipeline, EveryExitPathReturnsTheSlotAndTheMemory) {
   Harness h;
-  h.faults = {{1, Fault::DropInAdmit}, {2, Fault::FailInAdmit}, {3, Fault::ThrowInRunA}, {4, Fault::ThrowInRunC}};
+  h.faults = {{1, Fault::DropInAdmit},
+              {2, Fault::FailInAdmit},
+              {3, Fault::ThrowInRunA},
+              {4, Fault::ThrowInRunC},
+              {5, Fault::ThrowInAdmit}};
   h.pipeline.add_worker(0, "a-0");
   h.pipeline.add_worker(1, "b-0");
   // One job per partition, so that one failure does not stop the others.
-  for (uint32_t i = 0; i < 5; ++i) h.push(Harness::job(), i);
-  h.wait_for(4);  // 0 finishes; 2, 3, 4 fail; 1 is dropped without a trace
+  for (uint32_t i = 0; i < 6; ++i) h.push(Harness::job(), i);
+  h.wait_for(5);  // 0 finishes; 2, 3, 4, 5 fail; 1 is dropped without a trace
   {
     std::lock_guard lock(h.mu);
     EXPECT_EQ(h.finished, std::vector<uint32_t>{0});
-    EXPECT_EQ(h.failures, (std::vector<std::string>{"partition 2: no room", "partition 3 synthesis: bad witness",
-                                                    "partition 4 finalize: does not verify"}));
+    std::sort(h.failures.begin(), h.failures.end());
+    EXPECT_EQ(h.failures,
+              (std::vector<std::string>{"partition 2: no room", "partition 3 synthesis: bad witness",
+                                        "partition 4 finalize: does not verify", "partition 5 synthesis: unexpected"}));
   }
   // A job that died while its partition ran: the item is dropped at the hand-over.
-  h.faults[5] = Fault::KillJobInRunA;
-  h.push(Harness::job(), 5);
+  h.faults[6] = Fault::KillJobInRunA;
+  h.push(Harness::job(), 6);
   // Partitions waiting in b's queue when it closes are dropped with what they hold.
   h.qb.close();
-  h.push(Harness::job(), 6);
-  // Once stage a has run items 0, 3, 4, 5 and 6, nothing reserves memory any more: wait for the
+  h.push(Harness::job(), 7);
+  // Once stage a has run items 0, 3, 4, 6 and 7, nothing reserves memory any more: wait for the
   // releases.
   for (int i = 0; i < 400 && !(h.ran_a == 5 && h.budget.used() == 0 && h.slots.free_slots() == Harness::kSlots - 1);
        ++i) {

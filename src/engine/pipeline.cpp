@@ -89,11 +89,17 @@ void Pipeline::worker_loop(StageWorker& w) {
 
 void Pipeline::process(size_t stage, WorkItem item, StageWorker& w) {
   const Stage& s = stages_[stage];
+  auto labelled = [&](const std::string& what) {
+    return s.label.empty() ? what : "partition " + std::to_string(item.index) + " " + s.label + ": " + what;
+  };
   if (s.admit) {
     try {
       if (!s.admit(item)) return;
     } catch (const StageFailure& e) {
       if (!item.job->dead) fail_(item.job, e.what());
+      return;
+    } catch (const std::exception& e) {
+      if (!item.job->dead) fail_(item.job, labelled(e.what()));
       return;
     }
   }
@@ -111,8 +117,7 @@ void Pipeline::process(size_t stage, WorkItem item, StageWorker& w) {
     // What the item holds goes back first: whoever the failure wakes sees the budget as it will be.
     item.memory.release_all();
     item.slot.reset();
-    fail_(item.job,
-          s.label.empty() ? *error : "partition " + std::to_string(item.index) + " " + s.label + ": " + *error);
+    fail_(item.job, labelled(*error));
     return;
   }
   if (s.seconds) s.seconds->observe(ms / 1000);

@@ -2,7 +2,8 @@
 // The engine as a list of stages driven by one runner loop. A stage is a descriptor: the queue
 // its workers pop, the gate they pass first (the lookahead), and three steps:
 //   admit  untimed, not busy: drops the item (false: its job is dead) or readies it (a memory
-//          reservation, which may wait); throws StageFailure to fail the job with that message;
+//          reservation, which may wait); throws StageFailure to fail the job with that message
+//          (another exception fails it as run's do);
 //   run    timed, the worker marked busy: the stage's work; an exception fails the job with
 //          "partition N <label>: <what>" (the load stage's message alone);
 //   done   after a successful run: timings and metrics; returns what goes on to the next stage
