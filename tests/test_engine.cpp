@@ -547,6 +547,81 @@ JobResult prove_now(Engine& engine, const std::string& circuit, size_t partition
   return r;
 }
 
+// Every way out of the pipeline gives back the partition's lookahead slot and memory (RAII
+// tokens, not hand-written releases): a proof that fails verification, a cancelled job's queued
+// and running partitions, a completed job. A leaked slot would show here and, with few slots,
+// stall the engine.
+TEST(Engine, LookaheadSlotsAndMemoryComeBackOnEveryPath) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());  // one synthesis worker
+  cfg.synthesis.lookahead = 2;
+  add_r1cs_circuit(cfg, "mix", "mix");
+  Engine engine(cfg);
+  engine.start();
+  auto expect_idle = [&](const char* after) {
+    SCOPED_TRACE(after);
+    auto caches = [&] {
+      uint64_t bytes = 0;
+      const EngineStatus st = engine.status();
+      for (const auto& x : st.srs) bytes += x.size_bytes;
+      for (const auto& p : st.pce) bytes += p.state == "loaded" ? p.size_bytes : 0;
+      return bytes;
+    };
+    // The idle synthesis worker holds one slot while it waits for its next partition.
+    for (int i = 0; i < 200 && (engine.lookahead().free_slots() != 1 || engine.budget().used() != caches()); ++i) {
+      std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_EQ(engine.lookahead().free_slots(), 1u);
+    EXPECT_EQ(engine.budget().used(), caches());
+  };
+  ProofRequest bad = wtns_request("mix", "mix", 3);
+  bad.witnesses[1][bad.witnesses[1].size() - 32] ^= 1;
+  auto s = engine.submit(bad);
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  EXPECT_EQ(engine.await(s.value->job_id, 60s)->status, JobStatus::Failed);
+  expect_idle("a proof that does not verify");
+  ASSERT_TRUE(engine.preload_srs("chain:2^12").ok());
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(engine.submit(builtin_request("chain:2^12", 4, "", 0, i)).value->job_id);
+  std::this_thread::sleep_for(20ms);
+  for (const auto& id : ids) engine.cancel(id);
+  for (const auto& id : ids) EXPECT_EQ(engine.await(id, 60s)->status, JobStatus::Cancelled);
+  expect_idle("cancelled jobs");
+  expect_valid(engine, prove_now(engine, "chain:2^12", 3, 40), "chain:2^12");
+  expect_idle("a completed job");
+}
+
+// GetStatus reports queued and running work under its job's proof kind (it said "generic" for
+// every job): a PoRep job is seen in the load stage, where it makes its test-only keys.
+TEST(Engine, StatusReportsEachJobsProofKind) {
+  TempDir dir;
+  Engine engine(test_config(dir.str()));
+  engine.start();
+  const auto& proof = cuzk::filecoin::registered_seal_proof("StackedDrg2KiBV1_1");
+  cuzk::filecoin::SealParams sp;
+  sp.sector_id = 1;
+  sp.prover_id = cuzk::filecoin::prover_id_from_actor_id(1000);
+  sp.ticket.fill(1);
+  sp.seed.fill(2);
+  ProofRequest r;
+  r.kind = ProofKind::PorepSealCommit;
+  r.vanilla_proof = cuzk::filecoin::to_wrapper_json(
+      cuzk::filecoin::seal_sector(proof, cuzk::filecoin::random_sector_data(proof.shape.nodes, 3), sp).c1, 1);
+  auto s = engine.submit(r);
+  ASSERT_TRUE(s.ok()) << s.error.message;
+  bool seen = false;
+  for (int i = 0; i < 1000 && !seen; ++i) {
+    for (const QueueInfo& q : engine.status().queues) {
+      EXPECT_NE(q.proof_kind, "generic") << q.stage;
+      seen |= q.stage == "scheduler" && q.proof_kind == "porep_c2" && q.pending + q.in_progress == 1;
+    }
+    if (!seen) std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_TRUE(seen);
+  engine.shutdown(/*drain=*/false);  // abandons the key generation
+  EXPECT_EQ(engine.await(s.value->job_id, 0ms)->status, JobStatus::Cancelled);
+}
+
 TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
   TempDir dir;
   Config cfg = test_config(dir.str(), 2);

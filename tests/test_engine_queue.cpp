@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -166,4 +167,17 @@ TEST(WorkQueue, MpmcStress) {
   for (auto& t : consumers) t.join();
   for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1) << "item " << i;
   EXPECT_EQ(q.size(), 0u);
+}
+
+TEST(WorkQueue, CountByGroupsQueuedItemsByAnyKey) {
+  WorkQueue<Item> q;
+  q.push({2, 1, 0}, Item{1, 0, 7});
+  q.push({2, 1, 1}, Item{1, 1, 7});
+  q.push({4, 2, 0}, Item{2, 0, 9});
+  const auto by_tag = q.count_by([](const Item& i) { return i.tag; });
+  EXPECT_EQ(by_tag, (std::map<int, size_t>{{7, 2}, {9, 1}}));
+  const auto by_job = q.count_by([](const Item& i) { return std::pair(i.job, i.tag); });
+  EXPECT_EQ(by_job.size(), 2u);
+  EXPECT_EQ(by_job.at({1, 7}), 2u);
+  EXPECT_EQ(q.size(), 3u);  // counting takes nothing
 }

@@ -1,10 +1,10 @@
 #pragma once
 // The proving engine: a job table, a circuit registry with its key (SRS) and PCE caches, one
-// memory budget, and the partition pipeline
+// memory budget, and the partition pipeline (pipeline.hpp; its stages in engine_stages.cpp)
 //
-//   submit -> admission queue -> loader (keys, PCE) -> synthesis queue -> synthesis workers
-//          -> prove queue (depth bounded by the lookahead) -> prover workers (device stage)
-//          -> finalize queue -> finalize workers -> proofs re-assembled in partition order.
+//   submit (request_decoder.hpp) -> admission queue -> load (keys, PCE) -> synthesis queue
+//          -> synthesize -> prove queue (depth bounded by the lookahead) -> device stage
+//          -> finalize queue -> finalize, verify -> proofs re-assembled in partition order.
 //
 // Every queue is ordered by (priority, job, partition), so CRITICAL work overtakes NORMAL work at
 // each stage, and the memory budget serves its waiters in the same order. Cancellation removes a
@@ -18,26 +18,24 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/circuit_registry.hpp"
 #include "engine/config.hpp"
 #include "engine/engine_api.hpp"
+#include "engine/engine_metrics.hpp"
 #include "engine/gpu_pool.hpp"
+#include "engine/job.hpp"
+#include "engine/lookahead.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
 #include "engine/pce_cache.hpp"
+#include "engine/pipeline.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/work_queue.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::engine {
-
-struct Job;
-struct CircuitRuntime;
-struct PartitionTask;
-struct ProvedTask;
-class ThreadPoolSet;
 
 class Engine final : public EngineApi {
  public:
@@ -68,36 +66,37 @@ class Engine final : public EngineApi {
 
   MemoryBudget& budget() { return budget_; }
   PceCache& pce_cache() { return pce_; }
+  const Lookahead& lookahead() const { return lookahead_; }
 
  private:
-  struct WorkerState {
-    std::string name;
-    std::atomic<bool> busy{false};
-    std::string job_id;  // guarded by Engine::mu_
-    uint32_t partition = 0;
-    std::atomic<uint64_t> busy_ns{0};
-    std::chrono::steady_clock::time_point busy_since;
-  };
-
   Result<bool> make_test_keys(const CircuitDef& def);
   // Sets the process's kernel tuning from config_.tuning and the environment; logs every value.
   void apply_tuning();
-  void loader_loop(WorkerState& w);
-  void synth_loop(WorkerState& w, unsigned index);
-  void prover_loop(WorkerState& w, size_t gpu_slot);
-  void finalize_loop(WorkerState& w);
+  // Says which config keys the chosen backend ignores (known only once the GPUs are probed).
+  void warn_ignored_keys() const;
+  // The stages (engine_stages.cpp) and their workers.
+  void build_pipeline(unsigned synth_workers);
+  void load(WorkItem& item);
+  std::vector<WorkItem> loaded(WorkItem& item);
+  bool admit_synthesis(WorkItem& item);
+  std::vector<WorkItem> synthesized(WorkItem& item, Clock::time_point t0, double ms);
+  bool admit_device(WorkItem& item);
+  void device(WorkItem& item, size_t gpu_slot);
+  std::vector<WorkItem> proved(WorkItem& item, Clock::time_point t0, double ms);
+  std::vector<WorkItem> finalized(WorkItem& item, Clock::time_point t0, double ms);
+  void verify(WorkItem& item);
+  std::vector<WorkItem> verified(WorkItem& item, double ms);
+  // The job's runtime into item.rt; false when the job is dead or finished.
+  bool admit_partition(WorkItem& item);
+
   void fail_job(const std::shared_ptr<Job>& job, const std::string& message);
   void finish_job_locked(Job& job, JobStatus status, const std::string& message);
   void purge_queued(const std::string& job_id);
   void gc_finished_locked();
   JobResult result_of_locked(const Job& job) const;
-  void set_busy(WorkerState& w, bool busy, const std::string& job_id = "", uint32_t partition = 0);
-  // Busy time so far, the running stretch included (mu_ held).
-  double busy_seconds_locked(const WorkerState& w, std::chrono::steady_clock::time_point now) const;
   std::shared_ptr<const CircuitRuntime> runtime_of(const Job& job) const;
-  void register_metrics();
-  bool release_slot();
-  bool take_slot();
+  // Refreshes the sampled metrics at each render.
+  void collect_metrics();
 
   Config config_;
   CircuitRegistry registry_;
@@ -105,6 +104,7 @@ class Engine final : public EngineApi {
   SrsManager srs_;
   PceCache pce_;
   Metrics metrics_;
+  EngineMetrics m_{metrics_};
   std::chrono::steady_clock::time_point started_at_;
 
   mutable std::mutex mu_;
@@ -123,23 +123,21 @@ class Engine final : public EngineApi {
   std::atomic<bool> abort_setup_{false};
   std::mutex teardown_mu_;
 
-  WorkQueue<std::shared_ptr<Job>> admit_q_;
-  WorkQueue<std::shared_ptr<PartitionTask>> synth_q_;
-  WorkQueue<std::shared_ptr<ProvedTask>> prove_q_;
-  WorkQueue<std::shared_ptr<ProvedTask>> finalize_q_;
+  // Synthesized (or synthesizing) partitions not yet picked up by a prover. Before the queues:
+  // items still queued at destruction hand their slots back to it.
+  Lookahead lookahead_;
+  // The stages' queues, in order: jobs to load, then partitions to synthesize, to prove on a
+  // device, to finalize (verification follows finalize on its worker).
+  WorkQueue<WorkItem> admit_q_, synth_q_, prove_q_, finalize_q_;
 
-  // Lookahead: synthesized (or synthesizing) partitions not yet picked up by a prover.
-  std::mutex slot_mu_;
-  std::condition_variable slot_cv_;
-  unsigned slots_free_ = 0;
-  bool slots_closed_ = false;
-
-  std::vector<std::unique_ptr<WorkerState>> workers_;
-  std::vector<std::thread> threads_;
-  std::unique_ptr<ThreadPoolSet> pools_;
+  // One per synthesis worker (so MatVec of one partition does not serialise behind another's); the
+  // provers use the process-wide pool (the MSM and NTT code's default).
+  std::vector<std::unique_ptr<ThreadPool>> synth_pools_;
   GpuPoolSetup gpu_setup_;
   std::vector<std::string> tuning_lines_;  // "key=value (source)", for status()
   std::unique_ptr<GpuPool> gpus_;          // made by start()
+  // Last: its workers stop (shutdown, or its destructor) before anything they use goes.
+  Pipeline pipeline_{[this](const std::shared_ptr<Job>& job, const std::string& m) { fail_job(job, m); }};
 };
 
 }  // namespace cuzk::engine

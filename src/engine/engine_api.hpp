@@ -125,7 +125,7 @@ struct PceInfoStatus {
 };
 
 struct QueueInfo {
-  std::string proof_kind;
+  std::string proof_kind;  // kind_name of the jobs' kind: one entry per stage, priority and kind
   Priority priority = Priority::Normal;
   std::string stage;  // "scheduler", "synthesis", "prove", "finalize"
   uint32_t pending = 0;

@@ -22,12 +22,36 @@ std::string encode_public(std::span<const Fr> values) {
   return out;
 }
 
-void check_witness(const std::vector<Fr>& z, uint64_t want, const std::string& id) {
-  if (z.size() != want) {
-    throw std::invalid_argument("witness has " + std::to_string(z.size()) + " values but circuit '" + id + "' needs " +
-                                std::to_string(want));
+// The circuit's shape from its PCE: the runtime's, computed once (make_runtime), else now.
+std::shared_ptr<const groth16::CircuitShape> pce_shape(const CircuitRuntime& rt) {
+  return rt.shape ? rt.shape : std::make_shared<const groth16::CircuitShape>(groth16::CircuitShape::of(*rt.pce));
+}
+
+// A PCE circuit's witness from its payload: the built-in's own, a Filecoin kind's from its vanilla
+// proofs, or the request's .wtns (its length checked at submit or at load).
+PceWitness pce_witness(const CircuitRuntime& rt, PartitionPayload payload) {
+  const CircuitDef& def = rt.def;
+  const pce::Pce& p = *rt.pce;
+  if (def.source == CircuitSource::Builtin) {
+    circuits::BuiltinWitness w = circuits::witness_builtin(def.builtin, payload.witness_seed);
+    return {std::move(w.inputs), std::move(w.aux)};
   }
-  if (z.empty() || !z[0].is_one()) throw std::invalid_argument("witness value 0 (ONE) must be 1");
+  if (payload.vanilla) {
+    PartitionAssignment w = payload.vanilla->assignment(payload.partition);
+    if (w.inputs.size() != p.num_inputs() || w.aux.size() != p.num_aux()) {
+      throw std::runtime_error("circuit '" + def.id + "': the witness has " + std::to_string(w.inputs.size()) +
+                               " inputs and " + std::to_string(w.aux.size()) + " aux, its PCE " +
+                               std::to_string(p.num_inputs()) + " and " + std::to_string(p.num_aux()));
+    }
+    return {std::move(w.inputs), std::move(w.aux)};
+  }
+  if (payload.z.size() != p.num_inputs() + p.num_aux()) {
+    // Keys and PCE of different circuits would get here; validate_key at load refuses those.
+    throw std::logic_error("circuit '" + def.id + "': a witness of " + std::to_string(payload.z.size()) +
+                           " values reached synthesis, its PCE has " + std::to_string(p.num_inputs() + p.num_aux()));
+  }
+  const auto split = payload.z.begin() + static_cast<ptrdiff_t>(p.num_inputs());
+  return {std::vector<Fr>(payload.z.begin(), split), std::vector<Fr>(split, payload.z.end())};
 }
 
 }  // namespace
@@ -47,6 +71,24 @@ std::optional<uint64_t> witness_length(const CircuitRuntime& rt) {
   if (rt.pce) return rt.pce->num_inputs() + rt.pce->num_aux();
   if (rt.srs && rt.srs->bellperson()) return rt.srs->key_sizes().ic + rt.srs->key_sizes().l;
   return std::nullopt;
+}
+
+std::string witness_length_error(size_t index, uint64_t have, uint64_t want, const std::string& circuit_id) {
+  if (have == want) return {};
+  return "witness " + std::to_string(index) + " has " + std::to_string(have) + " values but circuit '" + circuit_id +
+         "' needs " + std::to_string(want);
+}
+
+const char* path_name(SynthesisPath path) {
+  switch (path) {
+    case SynthesisPath::Pce:
+      return "pce";
+    case SynthesisPath::FullSynthesis:
+      return "full_synthesis";
+    case SynthesisPath::Zkey:
+      return "zkey";
+  }
+  return "pce";
 }
 
 bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt) {
@@ -84,11 +126,12 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
   Synthesized out;
   const CircuitDef& def = rt.def;
   if (def.uses_zkey()) {
-    check_witness(payload.z, rt.srs->zkey->n_vars, def.id);
+    out.path = SynthesisPath::Zkey;
     out.public_inputs = encode_public(std::span<const Fr>(payload.z).subspan(1, rt.srs->zkey->n_public));
-    out.z = std::move(payload.z);
+    out.work = ZkeyWitness{std::move(payload.z)};
     return out;
   }
+  std::span<const Fr> inputs;
   if (def.synthesizable() && !rt.pce) {
     // No PCE yet: full synthesis gives a, b, c and the densities directly.
     r1cs::ProvingCS cs = payload.vanilla ? payload.vanilla->synthesize(payload.partition)
@@ -100,68 +143,60 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
     shape->a_aux_density = cs.a_aux_density();
     shape->b_input_density = cs.b_input_density();
     shape->b_aux_density = cs.b_aux_density();
-    out.shape = std::move(shape);
-    out.a = cs.take_a();
-    out.b = cs.take_b();
-    out.c = cs.take_c();
-    out.inputs = std::move(cs.inputs());
-    out.aux = std::move(cs.aux());
-    out.full_synthesis = true;
+    Evaluated e{std::move(cs.inputs()), std::move(cs.aux()), cs.take_a(), cs.take_b(), cs.take_c(), std::move(shape)};
+    out.path = SynthesisPath::FullSynthesis;
+    out.work = std::move(e);
+    inputs = std::get<Evaluated>(out.work).inputs;
   } else {
     if (!rt.pce) throw std::runtime_error("circuit '" + def.id + "' has no PCE");
-    const pce::Pce& p = *rt.pce;
-    if (def.source == CircuitSource::Builtin) {
-      circuits::BuiltinWitness w = circuits::witness_builtin(def.builtin, payload.witness_seed);
-      out.inputs = std::move(w.inputs);
-      out.aux = std::move(w.aux);
-    } else if (payload.vanilla) {
-      PartitionAssignment w = payload.vanilla->assignment(payload.partition);
-      if (w.inputs.size() != p.num_inputs() || w.aux.size() != p.num_aux()) {
-        throw std::runtime_error("circuit '" + def.id + "': the witness has " + std::to_string(w.inputs.size()) +
-                                 " inputs and " + std::to_string(w.aux.size()) + " aux, its PCE " +
-                                 std::to_string(p.num_inputs()) + " and " + std::to_string(p.num_aux()));
-      }
-      out.inputs = std::move(w.inputs);
-      out.aux = std::move(w.aux);
-    } else {
-      check_witness(payload.z, p.num_inputs() + p.num_aux(), def.id);
-      out.inputs.assign(payload.z.begin(), payload.z.begin() + static_cast<ptrdiff_t>(p.num_inputs()));
-      out.aux.assign(payload.z.begin() + static_cast<ptrdiff_t>(p.num_inputs()), payload.z.end());
-      payload.z = {};
-    }
+    PceWitness w = pce_witness(rt, std::move(payload));
+    out.path = SynthesisPath::Pce;
     if (matvec) {
-      groth16::ProverInput in = groth16::make_prover_input(p, out.inputs, out.aux, nullptr, {.pool = &pool});
-      out.a = std::move(in.a);
-      out.b = std::move(in.b);
-      out.c = std::move(in.c);
+      groth16::ProverInput in = groth16::make_prover_input(*rt.pce, w.inputs, w.aux, nullptr, {.pool = &pool});
+      out.work = Evaluated{std::move(w.inputs), std::move(w.aux), std::move(in.a),
+                           std::move(in.b),     std::move(in.c),  pce_shape(rt)};
+      inputs = std::get<Evaluated>(out.work).inputs;
+    } else {
+      out.work = std::move(w);
+      inputs = std::get<PceWitness>(out.work).inputs;
     }
-    out.shape = rt.shape ? rt.shape : std::make_shared<const groth16::CircuitShape>(groth16::CircuitShape::of(p));
   }
-  out.public_inputs = encode_public(std::span<const Fr>(out.inputs).subspan(1));
+  out.public_inputs = encode_public(inputs.subspan(1));
   return out;
 }
 
-DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings) {
-  DeviceStageOut out;
-  if (rt.def.uses_zkey()) {
-    // prove_zkey runs on ThreadPool::global(), which the engine sizes for its prover.
-    out.proof = groth16::prove_zkey(*rt.srs->zkey, s.z);
-    return out;
-  }
-  if (s.a.empty() && !s.full_synthesis) {
-    // synthesize left MatVec to a GPU that did not take the partition.
-    if (!rt.pce) throw std::logic_error("device_stage: no a, b, c and no PCE");
-    groth16::ProverInput in = groth16::make_prover_input(*rt.pce, s.inputs, s.aux, timings, {.pool = &pool});
-    s.a = std::move(in.a);
-    s.b = std::move(in.b);
-    s.c = std::move(in.c);
-  }
-  // The inputs/aux spans point into `s`, which lives until the stage returns.
-  groth16::ProverInput in{s.inputs, s.aux, std::move(s.a), std::move(s.b), std::move(s.c)};
+namespace {
+
+// The bellperson-convention stage on the CPU from (inputs, aux, a, b, c).
+groth16::ProofMsms stage1_on_cpu(const CircuitRuntime& rt, const groth16::CircuitShape& shape,
+                                 std::span<const Fr> inputs, std::span<const Fr> aux, std::vector<Fr> a,
+                                 std::vector<Fr> b, std::vector<Fr> c, ThreadPool& pool,
+                                 groth16::ProveTimings* timings) {
+  groth16::ProverInput in{inputs, aux, std::move(a), std::move(b), std::move(c)};
   // The CPU proves from the key's host copy (loaded now if the GPUs held the only copy).
   auto pk = rt.srs->host_key();
   if (!pk.ok()) throw std::runtime_error(pk.error());
-  out.msms = groth16::prove_stage1(**pk, *s.shape, std::move(in), timings, {.pool = &pool});
+  return groth16::prove_stage1(**pk, shape, std::move(in), timings, {.pool = &pool});
+}
+
+}  // namespace
+
+DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings) {
+  DeviceStageOut out;
+  if (auto* zk = std::get_if<ZkeyWitness>(&s.work)) {
+    // prove_zkey runs on ThreadPool::global(), which the engine sizes for its prover.
+    out.proof = groth16::prove_zkey(*rt.srs->zkey, zk->z);
+  } else if (auto* w = std::get_if<PceWitness>(&s.work)) {
+    // synthesize left MatVec to a GPU that did not take the partition.
+    if (!rt.pce) throw std::logic_error("device_stage: a PCE witness and no PCE");
+    groth16::ProverInput in = groth16::make_prover_input(*rt.pce, w->inputs, w->aux, timings, {.pool = &pool});
+    out.msms = stage1_on_cpu(rt, *pce_shape(rt), w->inputs, w->aux, std::move(in.a), std::move(in.b), std::move(in.c),
+                             pool, timings);
+  } else {
+    Evaluated& e = std::get<Evaluated>(s.work);
+    out.msms =
+        stage1_on_cpu(rt, *e.shape, e.inputs, e.aux, std::move(e.a), std::move(e.b), std::move(e.c), pool, timings);
+  }
   return out;
 }
 
@@ -174,21 +209,24 @@ DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime&
     rep.backend = "cpu";
     return device_stage(rt, std::move(s), pool, nullptr);
   };
-  const bool zkey = rt.def.uses_zkey() && rt.srs && rt.srs->zkey && gpus.zkey_capable();
-  const bool bellperson = !rt.def.uses_zkey() && rt.pce && !s.full_synthesis && rt.srs && rt.srs->bellperson();
+  // A GPU takes a zkey witness, or a PCE witness whose a, b, c it computes from its resident PCE;
+  // evaluated partitions (full synthesis; MatVec done on the CPU) stay on the CPU.
+  const auto* zk = std::get_if<ZkeyWitness>(&s.work);
+  const auto* pw = std::get_if<PceWitness>(&s.work);
+  const bool zkey = zk && rt.srs && rt.srs->zkey && gpus.zkey_capable();
+  const bool bellperson = pw && rt.pce && rt.srs && rt.srs->bellperson();
   if (!gpus.enabled() || !(zkey || bellperson)) return on_cpu();
-  const groth16::Witness w{s.inputs, s.aux};
   const size_t n = gpus.devices().size();
   auto attempt = [&](size_t sl) {
     DeviceStageOut out;
     if (zkey) {
       // The whole snarkjs-convention proof: the device's sums, then the blinding on the CPU.
-      const groth16::ZkeyMsms sums = gpus.zkey_stage1(sl, rt.def.id, rt.srs, s.z, &rep.backend);
+      const groth16::ZkeyMsms sums = gpus.zkey_stage1(sl, rt.def.id, rt.srs, zk->z, &rep.backend);
       SystemRng rng;
       const Fr r = Fr::random(rng), t = Fr::random(rng);
       out.proof = groth16::zkey_finalize(*rt.srs->zkey, sums, r, t);
     } else {
-      out.msms = gpus.stage1(sl, rt.def.id, rt.srs, rt.pce, w, &rep.backend);
+      out.msms = gpus.stage1(sl, rt.def.id, rt.srs, rt.pce, groth16::Witness{pw->inputs, pw->aux}, &rep.backend);
     }
     return out;
   };

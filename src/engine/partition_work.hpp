@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "engine/circuit_registry.hpp"
@@ -44,13 +45,30 @@ struct PartitionPayload {
   uint32_t partition = 0;
 };
 
-struct Synthesized {
-  std::vector<Fr> inputs, aux;  // bellperson path: ONE first / aux
-  std::vector<Fr> a, b, c;      // bellperson path: A·z, B·z, C·z
+// What synthesis made of a partition, one type per path (the device stage dispatches on it):
+// a PCE circuit's witness, A·z, B·z, C·z still to compute (a GPU does it from its resident PCE;
+// on the CPU the device stage runs MatVec first);
+struct PceWitness {
+  std::vector<Fr> inputs, aux;  // ONE first / aux
+};
+// the witness with A·z, B·z, C·z (MatVec on the CPU, or full synthesis, which also gives the shape);
+struct Evaluated {
+  std::vector<Fr> inputs, aux;
+  std::vector<Fr> a, b, c;
   std::shared_ptr<const groth16::CircuitShape> shape;
-  std::vector<Fr> z;            // zkey path: the full witness
-  std::string public_inputs;    // 32-byte little-endian values without ONE
-  bool full_synthesis = false;  // no PCE was used
+};
+// a zkey circuit's full witness (the device stage makes the whole snarkjs-convention proof).
+struct ZkeyWitness {
+  std::vector<Fr> z;
+};
+
+enum class SynthesisPath { Pce, FullSynthesis, Zkey };
+const char* path_name(SynthesisPath path);  // "pce", "full_synthesis", "zkey" (the metric's label)
+
+struct Synthesized {
+  std::variant<PceWitness, Evaluated, ZkeyWitness> work;
+  SynthesisPath path = SynthesisPath::Pce;
+  std::string public_inputs;  // 32-byte little-endian values without ONE
 };
 
 struct DeviceStageOut {
@@ -61,6 +79,9 @@ struct DeviceStageOut {
 // The witness length a circuit expects (num_inputs + num_aux, or the zkey's nVars), when the
 // runtime knows it.
 std::optional<uint64_t> witness_length(const CircuitRuntime& rt);
+// The one witness-length check, made once per witness: at submit when the circuit's keys are
+// loaded, else when the job's are. Empty when witness `index` has `want` values, else why not.
+std::string witness_length_error(size_t index, uint64_t have, uint64_t want, const std::string& circuit_id);
 
 // Host bytes a partition holds at its peak: with its device stage on the CPU the witness, a/b/c
 // grown to the domain, H and MSM scratch; on a GPU (device_on_gpu: bellperson circuits with a
@@ -72,6 +93,7 @@ bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt);
 
 // Throws std::invalid_argument (a bad witness) or std::runtime_error. matvec = false leaves a, b, c
 // to the device stage (a GPU computes them from its resident PCE) when the PCE path is taken.
+// A .wtns payload's length was checked before (at submit, or when the job's keys were loaded).
 Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool, bool matvec = true);
 // The device stage on the CPU (MatVec first when synthesize left it out).
 DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings);

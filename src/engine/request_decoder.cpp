@@ -32,14 +32,14 @@ O decode_wtns(ProofRequest& req, const DecodeContext& ctx, DecodedRequest out) {
     auto z = circom::parse_wtns(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
                                 "witness " + std::to_string(i));
     if (!z.ok()) return invalid(z.error());
-    if (want && z->size() != *want) {
-      return invalid("witness " + std::to_string(i) + " has " + std::to_string(z->size()) + " values but circuit '" +
-                     def.id + "' needs " + std::to_string(*want));
+    if (want) {
+      if (std::string why = witness_length_error(i, z->size(), *want, def.id); !why.empty()) return invalid(why);
     }
     if (z->empty() || !(*z)[0].is_one()) return invalid("witness " + std::to_string(i) + ": value 0 (ONE) must be 1");
     out.payloads.push_back(PartitionPayload{0, std::move(z).value(), nullptr, 0});
     req.witnesses[i] = {};
   }
+  out.witness_length_checked = want.has_value();
   return O::success(std::move(out));
 }
 

@@ -24,6 +24,7 @@ struct DecodedRequest {
   CircuitDef def;
   std::vector<PartitionPayload> payloads;
   std::shared_ptr<const VanillaPartitions> vanilla;  // Filecoin kinds: what every proof is checked against
+  bool witness_length_checked = false;               // .wtns payloads: checked here (the circuit was loaded)
 };
 
 struct DecodeContext {

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,15 @@ class WorkQueue {
     std::map<int, size_t> out;
     std::lock_guard lk(mu_);
     for (const auto& [key, item] : items_) ++out[key.priority];
+    return out;
+  }
+
+  // Queued items per key_of(item), e.g. (priority, proof kind) for status.
+  template <class F>
+  auto count_by(F key_of) const {
+    std::map<std::decay_t<std::invoke_result_t<F, const T&>>, size_t> out;
+    std::lock_guard lk(mu_);
+    for (const auto& [key, item] : items_) ++out[key_of(item)];
     return out;
   }
 

@@ -1,0 +1,86 @@
+#include "engine/engine_metrics.hpp"
+
+#include <stdexcept>
+
+namespace cuzk::engine {
+
+namespace {
+
+constexpr const char* kStageHelp = "Time per partition and stage";
+
+}  // namespace
+
+EngineMetrics::EngineMetrics(Metrics& m)
+    : queue_wait(m.histogram("cuzk_queue_wait_seconds", "Submit to first synthesis, per job")),
+      device_errors(m.counter("cuzk_device_errors_total", "Device stages that failed on a GPU (each is retried once)")),
+      completed_total(m.counter("cuzk_proofs_completed_total", "Proofs completed since start")),
+      failed_total(m.counter("cuzk_proofs_failed_total", "Proofs failed since start")),
+      memory_used(m.gauge("cuzk_memory_used_bytes", "Bytes reserved from the memory budget")),
+      memory_limit(m.gauge("cuzk_memory_limit_bytes", "The memory budget")),
+      memory_peak(m.gauge("cuzk_memory_peak_bytes", "Highest reservation total so far")),
+      memory_waiters(m.gauge("cuzk_memory_waiters", "Work waiting for memory")),
+      rss(m.gauge("cuzk_process_rss_bytes", "Resident set size of the daemon")),
+      uptime(m.gauge("cuzk_uptime_seconds", "Seconds since the engine started")),
+      running_jobs(m.gauge("cuzk_running_jobs", "Jobs submitted and not finished")),
+      registry_(m) {
+  for (const char* stage : {"synthesis", "prove", "finalize", "verify"}) {
+    stage_seconds_[stage] = &m.histogram("cuzk_stage_seconds", kStageHelp, {{"stage", stage}});
+  }
+  for (SynthesisPath p : {SynthesisPath::Pce, SynthesisPath::FullSynthesis, SynthesisPath::Zkey}) {
+    synthesized_.at(static_cast<size_t>(p)) =
+        &m.counter("cuzk_partitions_synthesized_total", "Partitions synthesized, by path", {{"path", path_name(p)}});
+  }
+  for (ProofKind k : {ProofKind::Generic, ProofKind::PorepSealCommit, ProofKind::SnapDealsUpdate,
+                      ProofKind::WindowPostPartition, ProofKind::WinningPost}) {
+    const MetricLabels l = {{"proof_kind", kind_name(k)}};
+    kinds_[k] = PerKind{&m.counter("cuzk_proofs_completed", "Proofs completed, by kind", l),
+                        &m.counter("cuzk_proofs_failed", "Proofs failed, by kind", l),
+                        &m.counter("cuzk_proofs_cancelled", "Proofs cancelled, by kind", l),
+                        &m.histogram("cuzk_proof_duration_seconds", "Submit-to-result time of completed proofs", l)};
+  }
+  for (size_t s = 0; s < kQueuedStages.size(); ++s) {
+    for (int p = 1; p <= 4; ++p) {
+      depth_[s][p - 1] =
+          &m.gauge("cuzk_queue_depth", "Items waiting per stage and priority",
+                   {{"stage", stage_name(kQueuedStages[s])}, {"priority", priority_name(static_cast<Priority>(p))}});
+    }
+  }
+}
+
+void EngineMetrics::add_devices(const std::vector<int>& devices) {
+  auto add = [&](const std::string& backend) {
+    proved_[backend] = &registry_.counter("cuzk_partitions_proved_total", "Device stages completed, by where they ran",
+                                          {{"backend", backend}});
+  };
+  add("cpu");
+  for (int d : devices) {
+    add("gpu:" + std::to_string(d));
+    resident_[d] =
+        &registry_.gauge("cuzk_gpu_resident_bytes", "Device memory held by resident provers (bases, PCE, buffers)",
+                         {{"device", std::to_string(d)}});
+  }
+}
+
+Histogram& EngineMetrics::stage_seconds(const char* stage) {
+  return *stage_seconds_.at(stage);
+}
+
+Counter& EngineMetrics::proved(const std::string& backend) {
+  auto it = proved_.find(backend);
+  if (it != proved_.end()) return *it->second;
+  // A backend that names itself otherwise: correct, only slower (the registry's lookup).
+  return registry_.counter("cuzk_partitions_proved_total", "Device stages completed, by where they ran",
+                           {{"backend", backend}});
+}
+
+const EngineMetrics::PerKind& EngineMetrics::kind(ProofKind k) const {
+  auto it = kinds_.find(k);
+  if (it == kinds_.end()) throw std::logic_error(std::string("no metrics for proof kind ") + kind_name(k));
+  return it->second;
+}
+
+Gauge& EngineMetrics::worker_busy(const std::string& worker) {
+  return registry_.gauge("cuzk_worker_busy_seconds", "Busy time per worker since start", {{"worker", worker}});
+}
+
+}  // namespace cuzk::engine

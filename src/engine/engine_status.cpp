@@ -1,0 +1,122 @@
+// The engine's key operations (PreloadSRS, EvictSRS, the verifying key), its status and metrics.
+#include <array>
+#include <map>
+
+#include "engine/engine.hpp"
+#include "engine/process_stats.hpp"
+#include "groth16/params_file.hpp"
+#include "util/log.hpp"
+
+namespace cuzk::engine {
+
+// ---- keys, status, metrics ----
+
+Outcome<PreloadResult> Engine::preload_srs(const std::string& circuit_id) {
+  auto def = registry_.find(circuit_id);
+  if (!def.ok()) return Outcome<PreloadResult>::failure(ErrorCode::NotFound, def.error());
+  PreloadResult r;
+  r.already_loaded = srs_.is_loaded(def->id) && (def->uses_zkey() || pce_.peek(def->id) != nullptr);
+  const auto t0 = Clock::now();
+  uint64_t loaded_ms = 0;
+  auto srs = srs_.acquire(*def, static_cast<int>(Priority::Critical), {}, &loaded_ms);
+  if (!srs.ok()) return Outcome<PreloadResult>::failure(ErrorCode::FailedPrecondition, srs.error());
+  PceHandle pce;
+  if (!def->uses_zkey()) {
+    // Warm means ready to prove: the PCE too (extracted now if needed).
+    auto p = pce_.get(*def, /*wait=*/true);
+    if (!p.ok()) return Outcome<PreloadResult>::failure(ErrorCode::FailedPrecondition, p.error());
+    pce = *p;
+  }
+  // ... and the device provers built (the bases uploaded: at 32 GiB a minute, not the first
+  // proof's). Best effort: a device error here shows again, with its job, at the first partition.
+  if (gpus_ && gpus_->enabled()) {
+    try {
+      gpus_->warm(def->id, *srs, pce);
+    } catch (const std::exception& e) {
+      logging::log_event(logging::Level::warn, "gpu_prover_not_warmed", {{"circuit", def->id}, {"error", e.what()}});
+    }
+  }
+  r.load_time_ms = r.already_loaded
+                       ? 0
+                       : static_cast<uint64_t>(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  return Outcome<PreloadResult>::success(r);
+}
+
+Outcome<EvictResult> Engine::evict_srs(const std::string& circuit_id) {
+  auto def = registry_.find(circuit_id);
+  if (!def.ok()) return Outcome<EvictResult>::failure(ErrorCode::NotFound, def.error());
+  EvictResult r = srs_.evict(def->id);
+  if (gpus_) gpus_->drop_unless([&](const std::string& id) { return id != def->id; });
+  return Outcome<EvictResult>::success(r);
+}
+
+Outcome<VerifyingKeyInfo> Engine::verifying_key(const std::string& circuit_id) {
+  auto def = registry_.find(circuit_id);
+  if (!def.ok()) return Outcome<VerifyingKeyInfo>::failure(ErrorCode::NotFound, def.error());
+  auto srs = srs_.acquire(*def, static_cast<int>(Priority::High), {}, nullptr);
+  if (!srs.ok()) return Outcome<VerifyingKeyInfo>::failure(ErrorCode::FailedPrecondition, srs.error());
+  const std::vector<uint8_t> bytes = groth16::vk_bytes((*srs)->vk());
+  return Outcome<VerifyingKeyInfo>::success(
+      VerifyingKeyInfo{std::string(bytes.begin(), bytes.end()), (*srs)->num_public_inputs()});
+}
+
+EngineStatus Engine::status() {
+  EngineStatus s;
+  s.srs = srs_.status();
+  s.test_keys_allowed = registry_.test_keys_allowed();
+  s.tuning = tuning_lines_;
+  s.pce = pce_.status();
+  s.circuits = registry_.ids();
+  s.memory_used_bytes = budget_.used();
+  s.memory_limit_bytes = budget_.limit();
+  s.rss_bytes = process_rss_bytes();
+  s.peak_rss_bytes = process_peak_rss_bytes();
+  s.uptime_seconds = static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - started_at_).count());
+  std::vector<WorkerView> workers = pipeline_.workers();
+  s.queues = queue_status({{stage_name(StageId::Load), &admit_q_},
+                           {stage_name(StageId::Synthesize), &synth_q_},
+                           {stage_name(StageId::Device), &prove_q_},
+                           {stage_name(StageId::Finalize), &finalize_q_}},
+                          workers);
+  for (WorkerView& w : workers) s.workers.push_back(std::move(w.info));
+  std::lock_guard lock(mu_);
+  s.completed = completed_;
+  s.failed = failed_;
+  s.cancelled = cancelled_;
+  return s;
+}
+
+void Engine::collect_metrics() {
+  m_.memory_used.set(static_cast<double>(budget_.used()));
+  m_.memory_limit.set(static_cast<double>(budget_.limit()));
+  m_.memory_peak.set(static_cast<double>(budget_.peak_used()));
+  m_.memory_waiters.set(static_cast<double>(budget_.waiters()));
+  m_.rss.set(static_cast<double>(process_rss_bytes()));
+  m_.uptime.set(std::chrono::duration<double>(Clock::now() - started_at_).count());
+  if (gpus_) {
+    std::map<int, double> resident;
+    for (int d : gpus_->devices()) resident[d] = 0;
+    for (const GpuResident& r : gpus_->residents()) resident[r.device] += static_cast<double>(r.bytes);
+    for (const auto& [d, bytes] : resident) {
+      if (Gauge* g = m_.resident(d)) g->set(bytes);
+    }
+  }
+  const std::array<const WorkQueue<WorkItem>*, kQueuedStages.size()> stage_queues = {&admit_q_, &synth_q_, &prove_q_,
+                                                                                     &finalize_q_};
+  for (size_t i = 0; i < stage_queues.size(); ++i) {
+    const std::map<int, size_t> counts = stage_queues[i]->count_by_priority();
+    for (int p = 1; p <= 4; ++p) {
+      auto it = counts.find(p);
+      m_.queue_depth(i, static_cast<Priority>(p)).set(it == counts.end() ? 0.0 : static_cast<double>(it->second));
+    }
+  }
+  pipeline_.publish_busy();
+  std::lock_guard lock(mu_);
+  m_.running_jobs.set(static_cast<double>(unfinished_));
+}
+
+std::string Engine::metrics_text() {
+  return metrics_.render();
+}
+
+}  // namespace cuzk::engine

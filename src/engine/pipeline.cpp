@@ -1,0 +1,188 @@
+#include "engine/pipeline.hpp"
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace cuzk::engine {
+
+const char* stage_name(StageId id) {
+  switch (id) {
+    case StageId::Load:
+      return "scheduler";
+    case StageId::Synthesize:
+      return "synthesis";
+    case StageId::Device:
+      return "prove";
+    case StageId::Finalize:
+      return "finalize";
+    case StageId::Verify:
+      return "verify";
+  }
+  return "scheduler";
+}
+
+std::vector<QueueInfo> queue_status(const std::vector<NamedQueue>& queues, const std::vector<WorkerView>& workers) {
+  std::map<std::tuple<std::string, int, ProofKind>, QueueInfo> tally;
+  auto entry = [&](const char* stage, Priority p, ProofKind k) -> QueueInfo& {
+    QueueInfo& q = tally[{stage, static_cast<int>(p), k}];
+    q.stage = stage;
+    q.priority = p;
+    q.proof_kind = kind_name(k);
+    return q;
+  };
+  for (const NamedQueue& nq : queues) {
+    auto counts = nq.queue->count_by([](const WorkItem& it) { return std::pair(it.job->priority, it.job->kind); });
+    for (const auto& [pk, n] : counts) entry(nq.stage, pk.first, pk.second).pending += static_cast<uint32_t>(n);
+  }
+  for (const WorkerView& w : workers) {
+    if (w.busy && !w.info.current_job_id.empty()) ++entry(stage_name(w.stage), w.priority, w.kind).in_progress;
+  }
+  std::vector<QueueInfo> out;
+  for (auto& [key, q] : tally) out.push_back(std::move(q));
+  return out;
+}
+
+size_t Pipeline::add_stage(Stage stage) {
+  if (!threads_.empty()) throw std::logic_error("Pipeline::add_stage after a worker started");
+  if (!stage.queue && stages_.empty()) throw std::logic_error("the first stage needs a queue");
+  if (!stage.run) throw std::logic_error(std::string("stage ") + stage_name(stage.id) + " has no run step");
+  stages_.push_back(std::move(stage));
+  return stages_.size() - 1;
+}
+
+void Pipeline::add_worker(size_t stage, std::string name, unsigned lane, Gauge* busy_gauge) {
+  if (stage >= stages_.size() || !stages_[stage].queue) throw std::logic_error("a worker needs a stage with a queue");
+  auto w = std::make_unique<StageWorker>();
+  w->name = std::move(name);
+  w->stage = stage;
+  w->lane = lane;
+  w->busy_gauge = busy_gauge;
+  StageWorker& ref = *w;
+  {
+    std::lock_guard lock(mu_);
+    workers_.push_back(std::move(w));
+  }
+  threads_.emplace_back([this, &ref] { worker_loop(ref); });
+}
+
+void Pipeline::join() {
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void Pipeline::worker_loop(StageWorker& w) {
+  const Stage& s = stages_[w.stage];
+  for (;;) {
+    SlotToken slot;
+    if (s.gate) {
+      std::optional<SlotToken> t = s.gate->take();
+      if (!t) return;
+      slot = std::move(*t);
+    }
+    std::optional<WorkItem> item = s.queue->pop();
+    if (!item) return;
+    if (slot.held()) item->slot = std::move(slot);
+    process(w.stage, std::move(*item), w);
+  }
+}
+
+void Pipeline::process(size_t stage, WorkItem item, StageWorker& w) {
+  const Stage& s = stages_[stage];
+  auto labelled = [&](const std::string& what) {
+    return s.label.empty() ? what : "partition " + std::to_string(item.index) + " " + s.label + ": " + what;
+  };
+  if (s.admit) {
+    try {
+      if (!s.admit(item)) return;
+    } catch (const StageFailure& e) {
+      if (!item.job->dead) fail_(item.job, e.what());
+      return;
+    } catch (const std::exception& e) {
+      if (!item.job->dead) fail_(item.job, labelled(e.what()));
+      return;
+    }
+  }
+  set_busy(w, &item);
+  const auto t0 = Clock::now();
+  std::optional<std::string> error;
+  try {
+    s.run(item, w);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  set_busy(w, nullptr);
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (error) {
+    // What the item holds goes back first: whoever the failure wakes sees the budget as it will be.
+    item.memory.release_all();
+    item.slot.reset();
+    fail_(item.job, labelled(*error));
+    return;
+  }
+  if (s.seconds) s.seconds->observe(ms / 1000);
+  std::vector<WorkItem> next;
+  if (s.done) {
+    next = s.done(item, t0, ms);
+  } else {
+    next.push_back(std::move(item));
+  }
+  for (WorkItem& n : next) forward(stage + 1, std::move(n), w);
+}
+
+void Pipeline::forward(size_t stage, WorkItem item, StageWorker& w) {
+  if (stage >= stages_.size() || item.job->dead) return;  // the item's tokens go back here
+  const Stage& s = stages_[stage];
+  if (!s.queue) {
+    process(stage, std::move(item), w);
+    return;
+  }
+  const WorkKey key = item.key();
+  s.queue->push(key, std::move(item));  // a closed queue drops it, tokens and all
+}
+
+void Pipeline::set_busy(StageWorker& w, const WorkItem* item) {
+  const auto now = Clock::now();
+  std::lock_guard lock(mu_);
+  if (item) {
+    w.busy_since = now;
+    w.job_id = item->job->id;
+    w.partition = item->index;
+    w.kind = item->job->kind;
+    w.priority = item->job->priority;
+  } else if (w.busy) {
+    w.busy_ns +=
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w.busy_since).count());
+    w.job_id.clear();
+  }
+  w.busy = item != nullptr;
+}
+
+double Pipeline::busy_seconds_locked(const StageWorker& w, Clock::time_point now) const {
+  uint64_t ns = w.busy_ns;
+  if (w.busy) {
+    ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w.busy_since).count());
+  }
+  return static_cast<double>(ns) / 1e9;
+}
+
+std::vector<WorkerView> Pipeline::workers() const {
+  std::vector<WorkerView> out;
+  const auto now = Clock::now();
+  std::lock_guard lock(mu_);
+  for (const std::unique_ptr<StageWorker>& p : workers_) {
+    const StageWorker& w = *p;
+    const bool busy = w.busy;
+    WorkerInfo info{w.name, busy ? "busy" : "idle", w.job_id, w.partition, busy_seconds_locked(w, now)};
+    out.push_back(WorkerView{std::move(info), stages_[w.stage].id, busy, w.kind, w.priority, w.busy_gauge});
+  }
+  return out;
+}
+
+void Pipeline::publish_busy() const {
+  for (const WorkerView& v : workers()) {
+    if (v.busy_gauge) v.busy_gauge->set(v.info.busy_seconds);
+  }
+}
+
+}  // namespace cuzk::engine
