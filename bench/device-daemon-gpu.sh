@@ -6,12 +6,14 @@
 #      on every device, and "gpu" on device 0 alone: PoRep C2 of a sealed 2 KiB sector and of a
 #      valid synthetic 512 MiB C1 (keys and PCE made once in the data dir by `preload`), and
 #      built-in 2^20-constraint circuits with 4 partitions per request.
-# JSON results go to $OUT; a summary line per run on stdout.   SIZES="2KiB 512MiB", K=20.
+# JSON results go to $OUT; a summary line per run on stdout.   SIZES="2KiB 512MiB", K=20,
+# BACKENDS="cpu gpu gpu0" (a subset: e.g. "gpu" for a before/after check of the GPU path alone).
 set -u
 B=${CUZK_DEVBUILD:-.devbuild}
 OUT=${OUT:-/tmp/cuzk-out}
 SIZES=${SIZES:-"2KiB 512MiB"}
 K=${K:-20}
+BACKENDS=${BACKENDS:-"cpu gpu gpu0"}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 { date -u; nproc; grep -m1 "model name" /proc/cpuinfo;
@@ -51,14 +53,14 @@ for size in $SIZES; do
   t0=$(date +%s)
   bench cpu preload --circuit "porep:$size" >"$OUT/preload-$size.txt" 2>&1 || { echo "FAIL preload $size"; fails=$((fails + 1)); }
   echo "preload porep:$size (test-only keys + PCE): $(($(date +%s) - t0)) s"
-  for be in cpu gpu gpu0; do
+  for be in $BACKENDS; do
     run "porep-$size-$be" "$be" batch --c1 "$W/c1-$size.json" -c 8 -j 2 --warmup 1
   done
 done
 for c in filecoin-like:2^$K chain:2^$K; do
   tag=${c%%:*}
   bench cpu preload --circuit "$c" >/dev/null 2>&1 || { echo "FAIL preload $c"; fails=$((fails + 1)); }
-  for be in cpu gpu gpu0; do
+  for be in $BACKENDS; do
     run "$tag-$K-$be" "$be" batch --circuit "$c" --partitions 4 -c 6 -j 2 --warmup 1
   done
 done

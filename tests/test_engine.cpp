@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -93,7 +94,13 @@ ProofRequest wtns_request(const std::string& id, const std::string& name, size_t
   ProofRequest w;
   w.kind = ProofKind::Generic;
   w.circuit_id = id;
-  w.witnesses.assign(count, read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/" + name + ".wtns"));
+  // CUZK_SOURCE_DIR in the environment: the checkout on a device machine, where the build's own
+  // source path does not exist.
+  const char* env = std::getenv("CUZK_SOURCE_DIR");
+  const std::string root = env != nullptr && *env != '\0' ? env : CUZK_SOURCE_DIR;
+  const std::string wtns = read_file(root + "/tests/circom/" + name + ".wtns");
+  if (wtns.empty()) ADD_FAILURE() << root << "/tests/circom/" << name << ".wtns is missing or empty";
+  w.witnesses.assign(count, wtns);
   return w;
 }
 
