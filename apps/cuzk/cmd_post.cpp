@@ -22,7 +22,13 @@ namespace cuzk::cli {
 
 const filecoin::RegisteredPostProof& pick_post_proof(const std::string& kind, const std::string& sector_size,
                                                      const std::string& proof) {
-  if (!proof.empty()) return filecoin::registered_post_proof(proof);
+  if (!proof.empty()) {
+    const filecoin::RegisteredPostProof& p = filecoin::registered_post_proof(proof);
+    if (!sector_size.empty() && filecoin::parse_sector_size(sector_size) != p.shape.sector_size) {
+      throw std::invalid_argument("--proof " + proof + " is not a " + sector_size + " proof");
+    }
+    return p;
+  }
   if (kind != "window" && kind != "winning")
     throw std::invalid_argument("--kind: window or winning, not '" + kind + "'");
   if (sector_size.empty()) throw std::invalid_argument("give --sector-size (or --proof NAME)");

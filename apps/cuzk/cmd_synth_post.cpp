@@ -35,6 +35,11 @@ filecoin::PostVanillaRequest request_of(const SynthPostOptions& o, uint64_t& min
     req.proof = &pick_post_proof(o.kind, o.sector_size, o.proof);
     req.randomness = o.randomness.empty() ? filecoin::synthetic_post_randomness(o.seed)
                                           : parse_hex32_option("--randomness", o.randomness);
+    if (!filecoin::is_canonical_fr(req.randomness)) {
+      throw std::invalid_argument(
+          "--randomness: not a canonical field element (below the BLS12-381 scalar modulus, "
+          "little-endian), as PoSt requires");
+    }
     miner_id = o.miner_id;
     if (!o.prover_id.empty()) {
       // The file carries miner_id and the daemon derives the prover id from it (post_request.cpp),

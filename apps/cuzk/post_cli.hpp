@@ -16,8 +16,8 @@ const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit);
 // The recorded blank circuit as a Pce.
 pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string& circuit_id);
 
-// --proof NAME, else the default proof of --kind window|winning and --sector-size; throws
-// std::invalid_argument naming the option.
+// --proof NAME (of --sector-size when both are given), else the default proof of --kind
+// window|winning and --sector-size; throws std::invalid_argument naming the option.
 const filecoin::RegisteredPostProof& pick_post_proof(const std::string& kind, const std::string& sector_size,
                                                      const std::string& proof);
 // 64 hex digits (an optional 0x); throws std::invalid_argument naming the option.
