@@ -44,8 +44,7 @@ filecoin::PostVanillaRequest request_of(const SynthPostOptions& o, uint64_t& min
     if (!o.prover_id.empty()) {
       // The file carries miner_id and the daemon derives the prover id from it (post_request.cpp),
       // so only a prover id that is an ID address's payload can be written.
-      req.prover_id = parse_hex32_option("--prover-id", o.prover_id);
-      const auto id = filecoin::actor_id_from_prover_id(req.prover_id);
+      const auto id = filecoin::actor_id_from_prover_id(parse_hex32_option("--prover-id", o.prover_id));
       if (!id) {
         throw std::invalid_argument(
             "--prover-id: not the payload of an ID address f0N (a request file carries "
