@@ -10,6 +10,8 @@
 #     the proof, its sector and the field; no proof), and by cuzk-bench before sending;
 #   - the valid WinningPoSt proofs sent with other randomness, the V1 proof as partition 0:
 #     refused (they prove other leaves than the challenged ones);
+#   - `cuzk synth-post` (synthetic vanilla proofs, no sector sealed): a full Window partition and a
+#     WinningPoSt proved by the same daemon like the sealed ones; its usage errors;
 #   - `cuzk prove|verify --post` with the daemon's keys: the daemon's proof verified, refused
 #     against another request; a proof made and verified without a daemon;
 #   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
@@ -33,6 +35,17 @@ run 0 "$tmp/v1-gen.log" "$cuzk" post vanilla --proof StackedDrgWindow2KiBV1 --pa
   --out "$tmp/v1.json"
 run 2 "$tmp/gen-usage.log" "$cuzk" post vanilla --kind window --sector-size 2KiB --sectors 3 --out "$tmp/x.json"
 expect_in "$tmp/gen-usage.log" "at most 2" "3 sectors in a 2 KiB WindowPoSt partition"
+run 0 "$tmp/synth-window-gen.log" "$cuzk" synth-post --kind window --sector-size 2KiB --first-sector 30 --seed 9 \
+  --out "$tmp/synth-window.json"
+run 0 "$tmp/synth-winning-gen.log" "$cuzk" synth-post --kind winning --sector-size 2KiB --sectors 3 --json \
+  --out "$tmp/synth-winning.json"
+expect_in "$tmp/synth-winning-gen.log" '"sectors": 1,' "synth-post: one WinningPoSt sector drawn from 3"
+run 2 "$tmp/synth-usage.log" "$cuzk" synth-post --kind window --sector-size 2KiB --sectors 3 --out "$tmp/x.json"
+expect_in "$tmp/synth-usage.log" "at most 2" "synth-post: 3 sectors in a 2 KiB WindowPoSt partition"
+run 2 "$tmp/synth-prover.log" "$cuzk" synth-post --kind winning --sector-size 2KiB --out "$tmp/x.json" \
+  --prover-id 0100000000000000000000000000000000000000000000000000000000000001
+expect_in "$tmp/synth-prover.log" "not the payload of an ID address" "synth-post: a prover id without a miner id"
+[ -e "$tmp/x.json" ] && { echo "FAIL: a request file was written after a usage error"; fail=1; }
 # One byte of the first sibling hash of the first proof's first path (bincode: sector_id 8, comm_r
 # 32, sectors 8, inclusion_proofs 8, variant 4, root 32, leaf 32, path 8, hashes 8 -> offset 140).
 python3 - "$tmp/window.json" "$tmp/window-bad.json" <<'PY'
@@ -55,11 +68,12 @@ echo "vanilla proofs: $((t1 - t0)) s"
 printf '[srs]\nallow_test_keys = true\n' >"$tmp/cuzk.toml"
 start_daemon
 
-for kind in window winning v1; do
+for kind in window winning v1 synth-window synth-winning; do
   ts=$(date +%s)
+  circuit=${kind#synth-}
   run 0 "$tmp/$kind.log" "$bench" -a "$sock" --json single --post "$tmp/$kind.json" --proof-out "$tmp/$kind.proof"
   expect_in "$tmp/$kind.log" '"verified": *true' "$kind PoSt proof verified by cuzk-bench"
-  expect_in "$tmp/$kind.log" "\"circuit\": *\"${kind/v1/window}-post:2KiB\"" "$kind PoSt circuit"
+  expect_in "$tmp/$kind.log" "\"circuit\": *\"${circuit/v1/window}-post:2KiB\"" "$kind PoSt circuit"
   size=$(stat -c %s "$tmp/$kind.proof" 2>/dev/null || echo 0)
   [ "$size" -eq 192 ] || { echo "FAIL: $kind proof has $size bytes, expected 192"; fail=1; }
   echo "$kind PoSt through the daemon (keys, PCE, proof): $(($(date +%s) - ts)) s"

@@ -1,12 +1,14 @@
 // The FallbackPoSt circuit (issue #20 item 1): its counts against those the reference asserts
 // (storage-proofs-post tests/fallback_circuit.rs, filecoin-proofs constants.rs) and the model of
 // filecoin-circuits.md 7.1; a witness from valid vanilla proofs satisfies it with exactly the
-// public inputs a verifier computes, a tampered one does not; the parameter file names.
+// public inputs a verifier computes (from sealed and from synthetic vanilla proofs), a tampered one
+// does not; the parameter file names.
 #include <gtest/gtest.h>
 
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/post_circuit_info.hpp"
 #include "filecoin/post_public_inputs.hpp"
+#include "filecoin/post_synthetic.hpp"
 #include "post_fixture.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/recording_cs.hpp"
@@ -170,6 +172,22 @@ TEST(PostCircuit, WinningWitnessSatisfiesWithTheVerifiersInputs) {
   const r1cs::TestCS cs = synthesize(shape, post_circuit_witness(shape, proofs));
   EXPECT_EQ(cs.which_is_unsatisfied(), std::nullopt);
   expect_inputs(cs, post_public_inputs(proof, randomness, post_public_sectors(proofs), 0));
+}
+
+// Synthetic vanilla proofs (post_synthetic.hpp) give witnesses as valid as sealed ones: a full
+// 2 KiB Window partition satisfies the circuit with the verifier's inputs (WinningPoSt is proved
+// from synthetic proofs in post.e2e_2kib).
+TEST(PostCircuit, SyntheticWitnessSatisfiesWithTheVerifiersInputs) {
+  const RegisteredPostProof& proof = registered_post_proof("StackedDrgWindow2KiBV1_1");
+  PostVanillaRequest req;
+  req.proof = &proof;
+  req.randomness = synthetic_post_randomness(5);
+  req.sector_ids = {3, 4};
+  const std::vector<FallbackPostSectorProof> proofs = synthetic_post_vanilla(req);
+  const PostCircuitShape shape = PostCircuitShape::of(proof);
+  const r1cs::TestCS cs = synthesize(shape, post_circuit_witness(shape, proofs));
+  EXPECT_EQ(cs.which_is_unsatisfied(), std::nullopt);
+  expect_inputs(cs, post_public_inputs(proof, req.randomness, post_public_sectors(proofs), 0));
 }
 
 TEST(PostCircuit, WitnessesOfTheWrongShapeAreRefused) {

@@ -1,7 +1,8 @@
 // PoSt vanilla proofs (issue #20 item 2): the bincode FallbackPoStSectorProof parser against a
 // proof the reference implementation made (curio lib/proof/testgolden/post.vproof), truncated,
 // oversized and malformed input; validation refusing tampered proofs with the sector and the
-// field named; V1 / V1_1 challenge indexing.
+// field named; V1 / V1_1 challenge indexing; synthetic vanilla proofs (post_synthetic.hpp) at every
+// tree shape passing that validator.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,7 +10,10 @@
 
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/post_error.hpp"
+#include "filecoin/post_request_file.hpp"
+#include "filecoin/post_synthetic.hpp"
 #include "filecoin/post_validate.hpp"
+#include "filecoin/replica_id.hpp"
 #include "post_fixture.hpp"
 
 namespace cuzk::filecoin {
@@ -221,6 +225,119 @@ TEST(PostVanilla, WinningSectorChallengeIsReducedModTheSetSize) {
   const uint64_t c = winning_post_sector_challenge(Bytes32{}, prover_1000(), 0, 7);
   EXPECT_LT(c, 7u);
   EXPECT_THROW(winning_post_sector_challenge(Bytes32{}, prover_1000(), 0, 0), std::invalid_argument);
+}
+
+PostVanillaRequest synthetic_request(const RegisteredPostProof& proof, std::vector<uint64_t> sectors) {
+  PostVanillaRequest req;
+  req.proof = &proof;
+  req.prover_id = prover_1000();
+  req.randomness = synthetic_post_randomness(7);
+  req.sector_ids = std::move(sectors);
+  req.rng_seed = 3;
+  return req;
+}
+
+// Every tree R shape: 2 KiB Single, 8 MiB and 32 GiB Sub (2^30 leaves), 64 GiB Top; both kinds.
+// The proofs pass the strict validator, also read back from a request file as the daemon gets
+// them, and are refused under other randomness (their leaves are the challenged ones, no others).
+TEST(PostSynthetic, EverySizeAndKindPassesTheValidator) {
+  for (const char* size : {"2KiB", "8MiB", "32GiB", "64GiB"}) {
+    for (const PostType type : {PostType::kWindow, PostType::kWinning}) {
+      const RegisteredPostProof& proof = default_post_proof(type, parse_sector_size(size));
+      SCOPED_TRACE(std::string(proof.name));
+      const PostVanillaRequest req = synthetic_request(proof, {5, 6});
+      const std::vector<FallbackPostSectorProof> proofs = synthetic_post_vanilla(req);
+      ASSERT_EQ(proofs.size(), type == PostType::kWindow ? 2u : 1u);
+      const MerkleShape want = proof.shape.top_arity   ? MerkleShape::kTop
+                               : proof.shape.sub_arity ? MerkleShape::kSub
+                                                       : MerkleShape::kSingle;
+      EXPECT_EQ(proofs[0].sectors.at(0).inclusion_proofs.at(0).shape, want);
+      const PostRequestContext ctx = post_request_context(req);
+      EXPECT_NO_THROW(validate_post_vanilla(ctx, proofs));
+      PostRequestFile f{&proof, 1000, req.randomness, 0, {}};
+      for (const auto& p : proofs) f.vanilla_proofs.push_back(to_bincode(p));
+      const PostRequestFile back = parse_post_request_file(to_json(f));
+      EXPECT_NO_THROW(parse_post_vanilla(ctx, back.vanilla_proofs));
+      PostRequestContext other = ctx;
+      other.randomness = synthetic_post_randomness(8);
+      EXPECT_THROW(validate_post_vanilla(other, proofs), PostVanillaError);
+    }
+  }
+}
+
+// The same seed gives the same bytes; another seed other content. Siblings are random, not one
+// default per level, and sectors do not share them.
+TEST(PostSynthetic, DeterministicInTheSeedWithDistinctContent) {
+  const RegisteredPostProof& proof = registered_post_proof("StackedDrgWindow32GiBV1_1");
+  PostVanillaRequest req = synthetic_request(proof, {1, 2});
+  const std::vector<FallbackPostSectorProof> a = synthetic_post_vanilla(req);
+  const std::vector<FallbackPostSectorProof> b = synthetic_post_vanilla(req);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(to_bincode(a[0]), to_bincode(b[0]));
+  EXPECT_EQ(to_bincode(a[1]), to_bincode(b[1]));
+  EXPECT_NE(a[0].comm_r, a[1].comm_r);
+  req.rng_seed = 4;
+  EXPECT_NE(synthetic_post_vanilla(req)[0].comm_r, a[0].comm_r);
+  const std::vector<PathElement>& p0 = a[0].sectors[0].inclusion_proofs[0].base;
+  const std::vector<PathElement>& p1 = a[1].sectors[0].inclusion_proofs[0].base;
+  ASSERT_EQ(p0.size(), 9u);  // 8^9 x 8 = 2^30 leaves
+  for (size_t h = 0; h < p0.size(); ++h) {
+    EXPECT_NE(p0[h].hashes[0], p0[h].hashes[1]) << "level " << h;
+    EXPECT_NE(p0[h].hashes[0], p1[h].hashes[0]) << "level " << h;
+  }
+}
+
+// V1 indexing (the sector's position in the whole proof): a partition-1 set is valid there only.
+// WinningPoSt proves the sector drawn from the set with the prover id.
+TEST(PostSynthetic, ChallengesFollowTheRegisteredProof) {
+  PostVanillaRequest req = synthetic_request(registered_post_proof("StackedDrgWindow32GiBV1"), {1, 2, 3});
+  req.partition_index = 1;
+  const std::vector<FallbackPostSectorProof> v1 = synthetic_post_vanilla(req);
+  EXPECT_NO_THROW(validate_post_vanilla(post_request_context(req), v1));
+  PostRequestContext p0 = post_request_context(req);
+  p0.partition_index = 0;
+  EXPECT_THROW(validate_post_vanilla(p0, v1), PostVanillaError);
+
+  req = synthetic_request(registered_post_proof("StackedDrgWinning32GiBV1"), {10, 11, 12, 13, 14});
+  const std::vector<FallbackPostSectorProof> w = synthetic_post_vanilla(req);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].sector_id, 10 + winning_post_sector_challenge(req.randomness, req.prover_id, 0, 5));
+  EXPECT_EQ(w[0].sectors[0].inclusion_proofs.size(), 66u);
+}
+
+TEST(PostSynthetic, RequestsTheProofDoesNotAllowAreRefused) {
+  const RegisteredPostProof& w2k = registered_post_proof("StackedDrgWindow2KiBV1_1");
+  EXPECT_THROW(synthetic_post_vanilla(synthetic_request(w2k, {1, 2, 3})), std::invalid_argument);  // 2 per partition
+  EXPECT_THROW(synthetic_post_vanilla(synthetic_request(w2k, {})), std::invalid_argument);
+  EXPECT_THROW(synthetic_post_vanilla(synthetic_request(w2k, {4, 4})), std::invalid_argument);
+  PostVanillaRequest winning = synthetic_request(registered_post_proof("StackedDrgWinning2KiBV1"), {1});
+  winning.partition_index = 1;
+  EXPECT_THROW(synthetic_post_vanilla(winning), std::invalid_argument);
+}
+
+// A filled sparse tree proves only leaves on its known paths.
+TEST(PostSynthetic, AFilledSparseTreeProvesOnlyKnownPaths) {
+  const TreeLayout layout = tree_rc_layout(registered_post_proof("StackedDrgWindow2KiBV1_1").shape);
+  const SparseTree::Fill fill = [](size_t level, uint64_t index) { return test::random_fr_bytes(level * 64 + index); };
+  const SparseTree t(layout, {{9, fill(0, 9)}}, fill);
+  EXPECT_EQ(merkle_proof_root(t.prove(9), TreeHasher::kPoseidon), t.root());
+  EXPECT_EQ(merkle_proof_root(t.prove(8), TreeHasher::kPoseidon), t.root());  // 9's sibling: its path is known
+  EXPECT_THROW(t.prove(30), std::out_of_range);
+  EXPECT_THROW(SparseTree(layout, {}, fill), std::invalid_argument);
+}
+
+TEST(PostSynthetic, ActorIdFromProverIdInvertsItsEncoding) {
+  for (const uint64_t id : {uint64_t{0}, uint64_t{1}, uint64_t{127}, uint64_t{128}, uint64_t{1000}, ~uint64_t{0}}) {
+    EXPECT_EQ(actor_id_from_prover_id(prover_id_from_actor_id(id)), id);
+  }
+  Bytes32 b = prover_1000();
+  b[5] = 1;  // a byte after the varint
+  EXPECT_EQ(actor_id_from_prover_id(b), std::nullopt);
+  b = Bytes32{};
+  b[0] = 0x80;  // 0 written in two bytes: not the shortest encoding
+  EXPECT_EQ(actor_id_from_prover_id(b), std::nullopt);
+  b.fill(0xff);
+  EXPECT_EQ(actor_id_from_prover_id(b), std::nullopt);
 }
 
 }  // namespace

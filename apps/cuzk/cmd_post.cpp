@@ -15,51 +15,61 @@
 #include "filecoin/post_request_file.hpp"
 #include "filecoin/post_sealed.hpp"
 #include "filecoin/replica_id.hpp"
+#include "post_cli.hpp"
 #include "util/atomic_file.hpp"
 
 namespace cuzk::cli {
+
+const filecoin::RegisteredPostProof& pick_post_proof(const std::string& kind, const std::string& sector_size,
+                                                     const std::string& proof) {
+  if (!proof.empty()) {
+    const filecoin::RegisteredPostProof& p = filecoin::registered_post_proof(proof);
+    if (!sector_size.empty() && filecoin::parse_sector_size(sector_size) != p.shape.sector_size) {
+      throw std::invalid_argument("--proof " + proof + " is not a " + sector_size + " proof");
+    }
+    return p;
+  }
+  if (kind != "window" && kind != "winning")
+    throw std::invalid_argument("--kind: window or winning, not '" + kind + "'");
+  if (sector_size.empty()) throw std::invalid_argument("give --sector-size (or --proof NAME)");
+  const auto type = kind == "window" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
+  return filecoin::default_post_proof(type, filecoin::parse_sector_size(sector_size));
+}
+
+filecoin::Bytes32 parse_hex32_option(const std::string& option, const std::string& hex) {
+  const std::string h = hex.starts_with("0x") ? hex.substr(2) : hex;
+  if (h.size() != 64) {
+    throw std::invalid_argument(option + ": expected 64 hex digits (32 bytes), got " + std::to_string(h.size()));
+  }
+  filecoin::Bytes32 b{};
+  for (size_t i = 0; i < 64; ++i) {
+    const char c = h[i];
+    const int v = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (v < 0) throw std::invalid_argument(option + ": '" + hex + "' is not hex");
+    b[i / 2] = static_cast<uint8_t>(i % 2 ? b[i / 2] | v : v << 4);
+  }
+  return b;
+}
+
 namespace {
 
 struct UsageError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-const filecoin::RegisteredPostProof& pick_post_proof(const PostOptions& o) {
+int run_post_vanilla(const PostOptions& o) {
+  const auto t0 = Clock::now();
+  filecoin::PostVanillaRequest req;
   try {
-    if (!o.proof.empty()) return filecoin::registered_post_proof(o.proof);
-    if (o.kind != "window" && o.kind != "winning") throw UsageError("--kind: window or winning, not " + o.kind);
-    if (o.sector_size.empty()) throw UsageError("give --sector-size (or --proof NAME)");
-    const auto type = o.kind == "window" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
-    return filecoin::default_post_proof(type, filecoin::parse_sector_size(o.sector_size));
-  } catch (const UsageError&) {
-    throw;
+    req.proof = &pick_post_proof(o.kind, o.sector_size, o.proof);
+    req.randomness = parse_hex32_option("--randomness", o.randomness);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-}
-
-filecoin::Bytes32 parse_randomness(const std::string& hex) {
-  filecoin::Bytes32 b{};
-  if (hex.size() != 64) throw UsageError("--randomness: expected 64 hex digits, got " + std::to_string(hex.size()));
-  for (size_t i = 0; i < 32; ++i) {
-    size_t used = 0;
-    unsigned v = 0;
-    try {
-      v = static_cast<unsigned>(std::stoul(hex.substr(2 * i, 2), &used, 16));
-    } catch (const std::exception&) {
-    }
-    if (used != 2) throw UsageError("--randomness: '" + hex + "' is not hex");
-    b[i] = static_cast<uint8_t>(v);
-  }
-  return b;
-}
-
-int run_post_vanilla(const PostOptions& o) {
-  const auto t0 = Clock::now();
-  filecoin::SealedPostRequest req;
-  req.proof = &pick_post_proof(o);
   req.prover_id = filecoin::prover_id_from_actor_id(o.actor_id);
-  req.randomness = parse_randomness(o.randomness);
   req.partition_index = o.partition_index;
   req.rng_seed = o.rng_seed;
   for (uint32_t i = 0; i < o.sectors; ++i) req.sector_ids.push_back(o.first_sector + i);

@@ -106,6 +106,17 @@ struct PostOptions {
 void add_post_commands(CLI::App& app, PostOptions& o);
 int run_post(const PostOptions& o);
 
+struct SynthPostOptions {
+  std::string kind = "window", sector_size, proof, randomness, prover_id, out;
+  uint32_t sectors = 0;  // 0: a full WindowPoSt partition, a WinningPoSt set of one sector
+  uint32_t partition_index = 0;
+  uint64_t first_sector = 1, miner_id = 1000, seed = 1;
+  bool json = false;
+};
+// Registers `synth-post`; returns it.
+CLI::App* add_synth_post_command(CLI::App& app, SynthPostOptions& o);
+int run_synth_post(const SynthPostOptions& o);
+
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();
 

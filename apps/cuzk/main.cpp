@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
   cuzk::cli::add_seal_commands(app, seal);
   cuzk::cli::PostOptions post;
   cuzk::cli::add_post_commands(app, post);
+  cuzk::cli::SynthPostOptions synth_post;
+  auto* sp = cuzk::cli::add_synth_post_command(app, synth_post);
 
   try {
     app.parse(argc, argv);
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
     if (*ci) return cuzk::cli::run_circuit(circ);
     if (!seal.action.empty()) return cuzk::cli::run_seal(seal);
     if (!post.action.empty()) return cuzk::cli::run_post(post);
+    if (*sp) return cuzk::cli::run_synth_post(synth_post);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);

@@ -1,6 +1,7 @@
 #pragma once
 // The PoSt side of `cuzk setup | prove | verify` (cmd_post_prove.cpp): the circuit of a registered
 // PoSt proof, proving a PoSt request file's partition, and verifying with inputs derived from it.
+// And what the commands writing PoSt request files share (cmd_post.cpp, cmd_synth_post.cpp).
 #include <string>
 
 #include "commands.hpp"
@@ -14,6 +15,13 @@ namespace cuzk::cli {
 const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit);
 // The recorded blank circuit as a Pce.
 pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string& circuit_id);
+
+// --proof NAME (of --sector-size when both are given), else the default proof of --kind
+// window|winning and --sector-size; throws std::invalid_argument naming the option.
+const filecoin::RegisteredPostProof& pick_post_proof(const std::string& kind, const std::string& sector_size,
+                                                     const std::string& proof);
+// 64 hex digits (an optional 0x); throws std::invalid_argument naming the option.
+filecoin::Bytes32 parse_hex32_option(const std::string& option, const std::string& hex);
 
 int post_prove(const Groth16Options& o);
 int post_verify(const Groth16Options& o);

@@ -32,4 +32,16 @@ Bytes32 prover_id_from_actor_id(uint64_t actor_id) {
   return id;
 }
 
+std::optional<uint64_t> actor_id_from_prover_id(const Bytes32& prover_id) {
+  uint64_t id = 0;
+  for (size_t i = 0; i < 10; ++i) {  // a u64 takes at most 10 LEB128 bytes
+    id |= uint64_t{prover_id[i] & 0x7fu} << (7 * i);
+    // Re-encoding catches a payload that is not the shortest one, bits past 64 and trailing bytes.
+    if (!(prover_id[i] & 0x80)) {
+      return prover_id_from_actor_id(id) == prover_id ? std::optional<uint64_t>(id) : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace cuzk::filecoin

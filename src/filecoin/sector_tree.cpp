@@ -118,6 +118,16 @@ SparseTree::SparseTree(TreeLayout layout, const Bytes32& default_leaf, const std
     const std::vector<Bytes32> children(a, defaults_.back());
     defaults_.push_back(hash_children(layout_.hasher, children));
   }
+  build(set, nullptr);
+}
+
+SparseTree::SparseTree(TreeLayout layout, const std::unordered_map<uint64_t, Bytes32>& set, const Fill& fill)
+    : layout_(std::move(layout)), filled_(true) {
+  if (set.empty() || !fill) throw std::invalid_argument("a filled sparse tree needs set leaves and a fill");
+  build(set, &fill);
+}
+
+void SparseTree::build(const std::unordered_map<uint64_t, Bytes32>& set, const Fill* fill) {
   const uint64_t n = layout_.leaves();
   for (const auto& [i, v] : set) {
     if (i >= n) throw std::out_of_range("sparse leaf " + std::to_string(i) + " beyond " + std::to_string(n));
@@ -129,6 +139,14 @@ SparseTree::SparseTree(TreeLayout layout, const Bytes32& default_leaf, const std
     for (const auto& kv : levels_.back()) parents.push_back(kv.first / a);
     std::sort(parents.begin(), parents.end());
     parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
+    if (fill != nullptr) {  // the path nodes' siblings, so that node() finds every child below
+      auto& level = levels_.back();
+      for (uint64_t p : parents) {
+        for (uint64_t k = p * a; k < p * a + a; ++k) {
+          if (!level.contains(k)) level.emplace(k, (*fill)(h, k));
+        }
+      }
+    }
     std::vector<Bytes32> hashes(parents.size());
     ThreadPool::global().parallel_for(parents.size(), [&](size_t j) {
       std::vector<Bytes32> children;
@@ -150,6 +168,10 @@ const Bytes32& SparseTree::node(size_t level, uint64_t index) const {
 
 MerkleProof SparseTree::prove(uint64_t i) const {
   if (i >= layout_.leaves()) throw std::out_of_range("leaf " + std::to_string(i) + " beyond the tree");
+  // Filled: a leaf off the known paths has no known siblings.
+  if (filled_ && !levels_.front().contains(i)) {
+    throw std::out_of_range("leaf " + std::to_string(i) + " is not on a known path of the tree");
+  }
   return assemble(layout_, node(0, i), root_, path_of(layout_, i, [&](size_t h, uint64_t k) { return node(h, k); }));
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The Merkle trees of a sealed sector over 32-byte nodes, whole (DenseTree, built by `cuzk seal`)
 // or sparse (SparseTree, for synth_c1: every leaf not set holds one default value, so a subtree
-// without set leaves has a precomputed per-level default hash). Both produce the C1 MerkleProof of
-// a leaf.
+// without set leaves has a precomputed per-level default hash; for post_synthetic: only the set
+// leaves' paths are known, every other node a proof shows is given). Both produce the C1
+// MerkleProof of a leaf.
 //
 // A tree is a list of level arities from the leaves up. Filecoin's compound trees (base trees of
 // arity 8, then a sub-tree and a top-tree level, storage-proofs-core src/merkle/) put the base trees
@@ -10,6 +11,7 @@
 // whole row gives exactly the base trees' nodes, then the base roots, and so on: one mixed-radix
 // tree. The proof's base / sub / top paths are the first base_levels, then the sub and top levels.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -55,6 +57,14 @@ class SparseTree {
   // one hash per level per distinct ancestor of a set leaf: about |set| x levels hashes.
   SparseTree(TreeLayout layout, const Bytes32& default_leaf, const std::unordered_map<uint64_t, Bytes32>& set);
 
+  // A node off the set leaves' paths by (level, index), level 0 = the leaves.
+  using Fill = std::function<Bytes32(size_t level, uint64_t index)>;
+  // A tree of which only the paths of the (non-empty) `set` are known: each sibling those paths
+  // show that is not itself on one is fill(level, index) (a leaf, or the root of a subtree whose
+  // contents nobody sees), and the path nodes are hashed from their children as usual. Every path
+  // of a set leaf verifies against root(); only set leaves can be proven.
+  SparseTree(TreeLayout layout, const std::unordered_map<uint64_t, Bytes32>& set, const Fill& fill);
+
   const Bytes32& root() const { return root_; }
   // The default hash of a subtree of height h without set leaves (h = 0: the default leaf).
   const Bytes32& default_at(size_t h) const { return defaults_.at(h); }
@@ -62,8 +72,10 @@ class SparseTree {
 
  private:
   const Bytes32& node(size_t level, uint64_t index) const;
+  void build(const std::unordered_map<uint64_t, Bytes32>& set, const Fill* fill);
 
   TreeLayout layout_;
+  bool filled_ = false;                                        // built with a Fill
   std::vector<Bytes32> defaults_;                              // per level, leaves first
   std::vector<std::unordered_map<uint64_t, Bytes32>> levels_;  // the non-default nodes per level
   Bytes32 root_{};
