@@ -1,0 +1,292 @@
+// The SnapDeals (EmptySectorUpdate) circuit (issue #21 item 1): its counts against those the
+// reference asserts (storage-proofs-update tests/circuit.rs, tests/circuit_poseidon.rs,
+// src/gadgets.rs) and the model of filecoin-circuits.md 7.2; a partition of a sector updated here
+// (random sector key and data, the new replica encoded natively) satisfies it with exactly the
+// verifier's inputs, and a tampered one does not.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <random>
+
+#include "filecoin/snap_circuit_info.hpp"
+#include "filecoin/registered_proof.hpp"
+#include "filecoin/snap_native.hpp"
+#include "gadgets/merkle_tree.hpp"
+#include "gadgets/poseidon_hasher.hpp"
+#include "gadgets/sha256_hasher.hpp"
+
+namespace cuzk::filecoin {
+namespace {
+
+constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
+
+// tests/circuit.rs test_empty_sector_update_circuit_{1,2,4,8,16,32}kib; 5 inputs with ONE.
+TEST(SnapCircuit, ReferenceTestCounts) {
+  const std::pair<uint64_t, uint64_t> cases[] = {
+      {1 * kKiB, 1'248'389}, {2 * kKiB, 1'705'039},  {4 * kKiB, 2'165'109},
+      {8 * kKiB, 2'620'359}, {16 * kKiB, 6'300'021}, {32 * kKiB, 6'760'091},
+  };
+  for (const auto& [size, want] : cases) {
+    const SnapCircuitInfo info = snap_circuit_info(SnapCircuitShape::of(size));
+    EXPECT_EQ(info.constraints, want) << sector_size_name(size);
+    EXPECT_EQ(info.inputs, 5u) << sector_size_name(size);
+    EXPECT_EQ(info.pce_rows, info.constraints + info.inputs);
+  }
+}
+
+// The model of filecoin-circuits.md 7.2 (8 MiB; 512 MiB is in SnapCircuitLarge).
+TEST(SnapCircuit, ModelCount8MiB) {
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(8 * kMiB)).constraints, 10'007'503u);
+}
+
+// tests/circuit_poseidon.rs (the Poseidon tree-D shape): 1 KiB and 8 KiB.
+TEST(SnapCircuit, PoseidonTreeDCounts) {
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(1 * kKiB, SnapTreeD::kPoseidon)).constraints, 32'164u);
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(8 * kKiB, SnapTreeD::kPoseidon)).constraints, 47'974u);
+}
+
+// src/gadgets.rs test_gen_challenge_bits_gadget and test_apex_por_gadget_*.
+TEST(SnapCircuit, GadgetCounts) {
+  const uint64_t sizes[] = {1 * kKiB, 2 * kKiB,  4 * kKiB,   8 * kKiB,  16 * kKiB, 32 * kKiB,
+                            8 * kMiB, 16 * kMiB, 512 * kMiB, 32 * kGiB, 64 * kGiB};
+  const uint64_t gen[] = {568, 568, 568, 568, 568, 568, 568, 568, 4544, 5680, 5680};
+  ASSERT_EQ(snap_sector_sizes().size(), std::size(sizes));
+  for (size_t i = 0; i < std::size(sizes); ++i) {
+    EXPECT_EQ(snap_sector_sizes()[i], sizes[i]);
+    EXPECT_EQ(snap_gen_challenge_bits_constraints(SnapCircuitShape::of(sizes[i])), gen[i]) << sizes[i];
+  }
+  EXPECT_EQ(snap_apex_por_constraints(8, 1), 317'654u);      // <= 8 KiB
+  EXPECT_EQ(snap_apex_por_constraints(128, 2), 5'808'515u);  // 16 / 32 KiB
+  EXPECT_EQ(snap_apex_por_constraints(16, 4), 771'448u);     // the custom 16 KiB cases
+  EXPECT_EQ(snap_apex_por_constraints(8, 8), 453'797u);
+}
+
+TEST(SnapCircuit, ShapesAndSelector) {
+  const SnapCircuitShape s32 = SnapCircuitShape::of(32 * kGiB);
+  EXPECT_EQ(s32.partitions, 16u);
+  EXPECT_EQ(s32.challenges, 86u);
+  EXPECT_EQ(s32.apex_leaves, 128u);
+  EXPECT_EQ(s32.h_default(), 10u);
+  EXPECT_EQ(s32.tree_d_levels(), 30u - 4 - 7);
+  // k | (2^index(h) << partition_bits): h = 10 is index 3.
+  EXPECT_EQ(snap_selector(s32, 5, 10), Fr::from_u64(5 | (8 << 4)));
+  EXPECT_THROW(snap_selector(s32, 16, 10), std::invalid_argument);
+  EXPECT_THROW(snap_selector(s32, 0, 13), std::invalid_argument);
+  EXPECT_EQ(SnapCircuitShape::of(1 * kKiB, SnapTreeD::kPoseidon).challenges, 10u);
+  EXPECT_EQ(SnapCircuitShape::of(32 * kGiB, SnapTreeD::kPoseidon).challenges, 86u * 16);
+  EXPECT_THROW(SnapCircuitShape::of(64 * kKiB), std::invalid_argument);
+  EXPECT_EQ(parse_snap_sector_size("4KiB"), 4 * kKiB);
+  EXPECT_EQ(parse_snap_sector_size("16M"), 16 * kMiB);
+  EXPECT_THROW(parse_snap_sector_size("3KiB"), std::invalid_argument);
+}
+
+// Challenges fall in their partition's range and use every partition's digests in turn.
+TEST(SnapCircuit, ChallengesStayInTheirPartition) {
+  const SnapCircuitShape s = SnapCircuitShape::of(16 * kKiB);
+  std::mt19937_64 rng(3);
+  const Fr comm_r_new = Fr::random(rng);
+  for (uint32_t k = 0; k < s.partitions; ++k) {
+    const std::vector<uint64_t> cs = snap_challenges(s, comm_r_new, k);
+    ASSERT_EQ(cs.size(), s.challenges);
+    for (uint64_t c : cs) EXPECT_EQ(c >> s.random_bits(), k);
+  }
+  EXPECT_NE(snap_challenges(s, comm_r_new, 0)[0] & 0xff, snap_challenges(s, comm_r_new, 1)[0] & 0xff);
+  EXPECT_THROW(snap_challenges(s, comm_r_new, 2), std::invalid_argument);
+}
+
+std::vector<Fr> random_nodes(std::mt19937_64& rng, size_t n) {
+  std::vector<Fr> v;
+  for (size_t i = 0; i < n; ++i) v.push_back(Fr::random(rng));
+  return v;
+}
+
+SnapPath siblings(const gadgets::MerkleProof& p, size_t levels) {
+  SnapPath out;
+  for (const auto* part : {&p.base, &p.sub, &p.top}) {
+    for (const gadgets::MerklePathLevel& l : *part) {
+      if (out.size() < levels) out.emplace_back(l.siblings.begin(), l.siblings.end());
+    }
+  }
+  return out;
+}
+
+// A sector updated here: random sector key (the old replica) and data, tree D over the data,
+// rho from phi, the new replica, and trees R of both replicas.
+struct UpdatedSector {
+  SnapCircuitShape shape;
+  uint32_t h;
+  std::vector<Fr> key, data, replica;
+  std::optional<gadgets::MerkleTree<gadgets::Sha256Hasher>> tree_d;
+  std::optional<gadgets::MerkleTree<gadgets::PoseidonHasher>> tree_d_poseidon, tree_r_old, tree_r_new;
+  Fr comm_c, comm_d_new, comm_r_old, comm_r_new;
+
+  UpdatedSector(const SnapCircuitShape& s, uint64_t seed) : shape(s), h(s.h_default()) {
+    std::mt19937_64 rng(seed);
+    key = random_nodes(rng, s.nodes);
+    data = random_nodes(rng, s.nodes);
+    comm_c = Fr::random(rng);
+    tree_r_old.emplace(key, s.tree_r);
+    comm_r_old = gadgets::PoseidonHasher::hash2(comm_c, tree_r_old->root());
+    if (s.tree_d == SnapTreeD::kSha256) {
+      tree_d.emplace(data, gadgets::MerkleShape{2, 0, 0});
+      comm_d_new = tree_d->root();
+    } else {
+      tree_d_poseidon.emplace(data, s.tree_r);
+      comm_d_new = tree_d_poseidon->root();
+    }
+    replica = snap_encode_nodes(s, snap_phi(comm_d_new, comm_r_old), h, key, data);
+    tree_r_new.emplace(replica, s.tree_r);
+    comm_r_new = gadgets::PoseidonHasher::hash2(comm_c, tree_r_new->root());
+  }
+
+  SnapPublicInputs public_inputs(uint32_t k) const { return {k, h, comm_r_old, comm_d_new, comm_r_new}; }
+
+  // Partition k's witness, as the vanilla proof's Merkle proofs give it.
+  SnapPartitionWitness witness(uint32_t k) const {
+    SnapPartitionWitness w;
+    w.selector = snap_selector(shape, k, h);
+    w.comm_r_old = comm_r_old;
+    w.comm_d_new = comm_d_new;
+    w.comm_r_new = comm_r_new;
+    w.comm_c = comm_c;
+    w.root_r_old = tree_r_old->root();
+    w.root_r_new = tree_r_new->root();
+    if (tree_d) {
+      const size_t apex_row = shape.tree_d_levels();
+      const std::vector<Fr>& row = tree_d->base_row(0, apex_row);
+      for (size_t i = 0; i < shape.apex_leaves; ++i) w.apex_leaves.emplace_back(row[k * shape.apex_leaves + i]);
+      for (size_t i = 0; i < shape.partition_bits(); ++i) {
+        w.partition_path.emplace_back(tree_d->base_row(0, apex_row + shape.apex_bits() + i)[(k >> i) ^ 1]);
+      }
+    }
+    for (uint64_t c : snap_challenges(shape, comm_r_new, k)) {
+      SnapChallengeWitness cw{key[c], data[c], replica[c], {}, {}, {}};
+      cw.path_r_old = siblings(tree_r_old->prove(c), shape.tree_r_levels());
+      cw.path_r_new = siblings(tree_r_new->prove(c), shape.tree_r_levels());
+      cw.path_d_new = tree_d ? siblings(tree_d->prove(c), shape.tree_d_levels())
+                             : siblings(tree_d_poseidon->prove(c), shape.tree_d_levels());
+      w.challenges.push_back(std::move(cw));
+    }
+    return w;
+  }
+};
+
+r1cs::TestCS synthesize(const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
+  r1cs::TestCS cs;
+  snap_circuit(cs, shape, w);
+  return cs;
+}
+
+void expect_satisfied_with_inputs(const UpdatedSector& s, uint32_t k) {
+  const r1cs::TestCS cs = synthesize(s.shape, s.witness(k));
+  EXPECT_EQ(cs.which_is_unsatisfied(), std::nullopt) << s.shape.describe() << " partition " << k;
+  const std::vector<Fr> want = snap_public_inputs(s.shape, s.public_inputs(k));
+  ASSERT_EQ(cs.num_inputs(), want.size() + 1);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(cs.inputs()[i + 1], want[i]) << "input " << i + 1;
+}
+
+// 1 KiB: the production shape (one partition, 10 challenges).
+TEST(SnapCircuit, UpdatedSectorSatisfies1KiB) {
+  expect_satisfied_with_inputs(UpdatedSector(SnapCircuitShape::of(1 * kKiB), 11), 0);
+}
+
+// A two-partition shape over 64 nodes with 2 challenges, so the partition path and the partition
+// bits in every challenge are exercised at test cost (~0.7 M constraints).
+SnapCircuitShape two_partition_shape() {
+  SnapCircuitShape s = SnapCircuitShape::of(2 * kKiB);
+  s.partitions = 2;
+  s.challenges = 2;
+  s.validate();
+  return s;
+}
+
+TEST(SnapCircuit, UpdatedSectorSatisfiesEveryPartition) {
+  const UpdatedSector s(two_partition_shape(), 12);
+  for (uint32_t k = 0; k < 2; ++k) expect_satisfied_with_inputs(s, k);
+}
+
+TEST(SnapCircuit, UpdatedSectorSatisfiesPoseidonTreeD) {
+  expect_satisfied_with_inputs(UpdatedSector(SnapCircuitShape::of(8 * kKiB, SnapTreeD::kPoseidon), 13), 0);
+}
+
+TEST(SnapCircuit, TamperedWitnessFails) {
+  const UpdatedSector s(two_partition_shape(), 14);
+  const SnapPartitionWitness good = s.witness(1);
+  auto unsatisfied = [&](const SnapPartitionWitness& w) { return !synthesize(s.shape, w).is_satisfied(); };
+  SnapPartitionWitness w = good;
+  w.challenges[1].path_r_old[0][3] = *w.challenges[1].path_r_old[0][3] + Fr::one();
+  EXPECT_TRUE(unsatisfied(w)) << "tree R old sibling";
+  w = good;
+  w.challenges[0].leaf_d_new = *w.challenges[0].leaf_d_new + Fr::one();
+  w.challenges[0].leaf_r_new.reset();  // else the sanity check throws first
+  EXPECT_TRUE(unsatisfied(w)) << "data leaf";
+  w = good;
+  w.apex_leaves[5] = Fr::from_u64(5);
+  EXPECT_TRUE(unsatisfied(w)) << "apex leaf";
+  w = good;
+  w.partition_path[0] = Fr::zero();
+  EXPECT_TRUE(unsatisfied(w)) << "partition path";
+  w = good;
+  w.comm_c = Fr::one();
+  EXPECT_TRUE(unsatisfied(w)) << "comm_c";
+  // Partition 0's selector with partition 1's proofs: its challenges are elsewhere.
+  w = good;
+  w.selector = snap_selector(s.shape, 0, s.h);
+  for (SnapChallengeWitness& c : w.challenges) c.leaf_r_new.reset();  // rho changes with the challenges
+  EXPECT_TRUE(unsatisfied(w)) << "partition index";
+  // The sanity check of the reference: a given leaf_r_new must be the encoding.
+  w = good;
+  w.challenges[0].leaf_r_new = Fr::zero();
+  EXPECT_THROW(synthesize(s.shape, w), std::invalid_argument);
+}
+
+TEST(SnapCircuit, WitnessOfTheWrongShapeIsRejected) {
+  const SnapCircuitShape shape = two_partition_shape();
+  SnapPartitionWitness w = SnapPartitionWitness::blank(shape);
+  w.challenges.pop_back();
+  EXPECT_THROW(synthesize(shape, w), std::invalid_argument);
+  w = SnapPartitionWitness::blank(shape);
+  w.challenges[1].path_d_new.pop_back();
+  EXPECT_THROW(synthesize(shape, w), std::invalid_argument);
+  w = SnapPartitionWitness::blank(shape);
+  w.challenges[0].path_r_new[1].push_back(std::nullopt);
+  EXPECT_THROW(synthesize(shape, w), std::invalid_argument);
+  w = SnapPartitionWitness::blank(shape);
+  w.apex_leaves.pop_back();
+  EXPECT_THROW(synthesize(shape, w), std::invalid_argument);
+  w = SnapPartitionWitness::blank(shape);
+  w.selector = Fr::from_u64(1 | (3 << 1));  // two h_select bits
+  EXPECT_THROW(synthesize(shape, w), std::invalid_argument);
+  w.selector = Fr::from_u64(1 | (1 << 7));  // a bit above h_select
+  EXPECT_THROW(synthesize(shape, w), std::invalid_argument);
+}
+
+TEST(SnapCircuit, RecordingAndCountingAgree) {
+  const SnapCircuitShape shape = SnapCircuitShape::of(1 * kKiB, SnapTreeD::kPoseidon);
+  r1cs::RecordingCS rec;
+  snap_circuit(rec, shape, SnapPartitionWitness::blank(shape));
+  rec.finalize();
+  const r1cs::CompactR1cs r = std::move(rec).compact();
+  const SnapCircuitInfo info = snap_circuit_info(shape);
+  EXPECT_EQ(info.pce_rows, r.num_constraints);
+  EXPECT_EQ(info.inputs, r.num_inputs);
+  EXPECT_EQ(info.aux, r.num_aux);
+  EXPECT_EQ(info.nnz_a, r.a.col.size());
+  EXPECT_EQ(info.nnz_b, r.b.col.size());
+  EXPECT_EQ(info.nnz_c, r.c.col.size());
+}
+
+// Production scale (label slow): the asserted 32 GiB count, the model's 512 MiB and 64 GiB, and
+// the Poseidon tree D's 32 GiB.
+TEST(SnapCircuitLarge, Counts) {
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(32 * kGiB)).constraints, 81'049'499u);
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(512 * kMiB)).constraints, 57'450'479u);
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(64 * kGiB)).constraints, 85'006'101u);
+}
+
+TEST(SnapCircuitLarge, PoseidonTreeD32GiB) {
+  EXPECT_EQ(snap_circuit_info(SnapCircuitShape::of(32 * kGiB, SnapTreeD::kPoseidon)).constraints, 22'305'906u);
+}
+
+}  // namespace
+}  // namespace cuzk::filecoin
