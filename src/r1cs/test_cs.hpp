@@ -2,14 +2,8 @@
 // TestCS: for tests of circuits. Keeps names, values and constraints; checks every constraint and
 // reports the first unsatisfied one by its full namespaced path ("outer/inner/name", as bellpepper's
 // TestConstraintSystem). A repeated path is an error, as there.
-//
-// Paths are stored once, in deques (their elements never move, so the set of taken paths can
-// hold views of them), and built from a cached namespace prefix: a million-constraint circuit
-// costs seconds less than with a path rebuilt and copied per name.
-#include <deque>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -27,20 +21,14 @@ class TestCS : public CsBase<TestCS> {
   TestCS() {
     inputs_.push_back(Fr::one());
     input_names_.push_back("ONE");
-    paths_.insert(input_names_.back());
+    paths_.insert("ONE");
   }
-  // The set holds views into the deques: a copy or move would leave them pointing at the source.
-  TestCS(const TestCS&) = delete;
-  TestCS& operator=(const TestCS&) = delete;
-  TestCS(TestCS&&) = default;
-  TestCS& operator=(TestCS&&) = default;
 
   template <class NameFn, class ValueFn>
   Variable alloc(NameFn&& name_fn, ValueFn&& value_fn) {
     std::string path = claim(detail::name_of(std::forward<NameFn>(name_fn)));
     aux_.push_back(detail::call_value(std::forward<ValueFn>(value_fn), [&] { return path; }));
     aux_names_.push_back(std::move(path));
-    paths_.insert(aux_names_.back());
     return Variable::aux(static_cast<uint32_t>(aux_.size() - 1));
   }
   template <class NameFn, class ValueFn>
@@ -48,7 +36,6 @@ class TestCS : public CsBase<TestCS> {
     std::string path = claim(detail::name_of(std::forward<NameFn>(name_fn)));
     inputs_.push_back(detail::call_value(std::forward<ValueFn>(value_fn), [&] { return path; }));
     input_names_.push_back(std::move(path));
-    paths_.insert(input_names_.back());
     return Variable::input(static_cast<uint32_t>(inputs_.size() - 1));
   }
 
@@ -66,21 +53,17 @@ class TestCS : public CsBase<TestCS> {
       }
     }
     constraints_.push_back(std::move(k));
-    paths_.insert(constraints_.back().path);
   }
 
   template <class NameFn>
   void push_namespace(NameFn&& name_fn) {
     std::string name = detail::name_of(std::forward<NameFn>(name_fn));
     if (name.find('/') != std::string::npos) throw SynthesisError("TestCS: namespace name '" + name + "' contains '/'");
-    prefix_lengths_.push_back(prefix_.size());
-    prefix_ += name;
-    prefix_ += '/';
+    namespaces_.push_back(std::move(name));
   }
   void pop_namespace() {
-    if (prefix_lengths_.empty()) throw SynthesisError("TestCS: pop_namespace without push_namespace");
-    prefix_.resize(prefix_lengths_.back());
-    prefix_lengths_.pop_back();
+    if (namespaces_.empty()) throw SynthesisError("TestCS: pop_namespace without push_namespace");
+    namespaces_.pop_back();
   }
 
   // Appends the Groth16 input constraints (A = input_i, B = 0, C = 0 for every input, ONE
@@ -88,13 +71,12 @@ class TestCS : public CsBase<TestCS> {
   // before finalize() match bellpepper's TestConstraintSystem, which excludes them.
   void finalize() {
     if (finalized_) throw SynthesisError("TestCS: finalize() called twice");
-    if (!prefix_lengths_.empty()) throw SynthesisError("TestCS: finalize() inside namespace '" + current_path() + "'");
+    if (!namespaces_.empty()) throw SynthesisError("TestCS: finalize() inside namespace '" + current_path() + "'");
     for (size_t i = 0; i < inputs_.size(); ++i) {
       constraints_.push_back(Constraint{claim("input constraint " + std::to_string(i)),
                                         LinearCombination(Variable::input(static_cast<uint32_t>(i))),
                                         {},
                                         {}});
-      paths_.insert(constraints_.back().path);
     }
     finalized_ = true;
   }
@@ -112,7 +94,7 @@ class TestCS : public CsBase<TestCS> {
   size_t num_inputs() const { return inputs_.size(); }
   size_t num_aux() const { return aux_.size(); }
   size_t num_constraints() const { return constraints_.size(); }
-  const std::deque<Constraint>& constraints() const { return constraints_; }
+  const std::vector<Constraint>& constraints() const { return constraints_; }
   const std::vector<Fr>& inputs() const { return inputs_; }
   const std::vector<Fr>& aux() const { return aux_; }
   const std::string& name_of(Variable v) const {
@@ -123,21 +105,28 @@ class TestCS : public CsBase<TestCS> {
   void set_value(Variable v, const Fr& x) { (v.is_input() ? inputs_.at(v.index()) : aux_.at(v.index())) = x; }
 
  private:
-  std::string current_path() const { return prefix_.empty() ? prefix_ : prefix_.substr(0, prefix_.size() - 1); }
-  // The full path of a new name; throws if it is taken. The caller stores it, then marks it taken.
-  std::string claim(const std::string& name) const {
+  std::string current_path() const {
+    std::string p;
+    for (const std::string& ns : namespaces_) {
+      if (!p.empty()) p += '/';
+      p += ns;
+    }
+    return p;
+  }
+  std::string claim(const std::string& name) {
     if (name.find('/') != std::string::npos) throw SynthesisError("TestCS: name '" + name + "' contains '/'");
-    std::string path = prefix_ + name;
-    if (paths_.contains(path)) throw SynthesisError("TestCS: name '" + path + "' is used twice");
+    std::string path = current_path();
+    if (!path.empty()) path += '/';
+    path += name;
+    if (!paths_.insert(path).second) throw SynthesisError("TestCS: name '" + path + "' is used twice");
     return path;
   }
 
   std::vector<Fr> inputs_, aux_;
-  std::deque<std::string> input_names_, aux_names_;
-  std::deque<Constraint> constraints_;
-  std::string prefix_;  // the namespaces joined, each followed by '/'
-  std::vector<size_t> prefix_lengths_;
-  std::unordered_set<std::string_view> paths_;  // views of the paths stored above
+  std::vector<std::string> input_names_, aux_names_;
+  std::vector<Constraint> constraints_;
+  std::vector<std::string> namespaces_;
+  std::unordered_set<std::string> paths_;
   bool finalized_ = false;
 };
 
