@@ -5,6 +5,7 @@
 // verifier's inputs, and a tampered one does not.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <optional>
 #include <random>
 #include <span>
@@ -79,6 +80,88 @@ TEST(SnapCircuit, ShapesAndSelector) {
   EXPECT_EQ(parse_snap_sector_size("4KiB"), 4 * kKiB);
   EXPECT_EQ(parse_snap_sector_size("16M"), 16 * kMiB);
   EXPECT_THROW(parse_snap_sector_size("3KiB"), std::invalid_argument);
+}
+
+// rand_xorshift's XorShiftRng (from_seed: four little-endian u32; next_u64 = two next_u32, low
+// first) and blstrs's Scalar::random (four u64, the top bit masked, rejected unless below r):
+// how the reference's tests draw comm_r_new.
+class XorShiftRng {
+ public:
+  explicit XorShiftRng(const std::array<uint8_t, 16>& seed) {
+    for (size_t i = 0; i < 4; ++i) {
+      s_[i] = uint32_t{seed[4 * i]} | uint32_t{seed[4 * i + 1]} << 8 | uint32_t{seed[4 * i + 2]} << 16 |
+              uint32_t{seed[4 * i + 3]} << 24;
+    }
+  }
+  uint32_t next_u32() {
+    const uint32_t t = s_[0] ^ (s_[0] << 11);
+    s_[0] = s_[1];
+    s_[1] = s_[2];
+    s_[2] = s_[3];
+    s_[3] = s_[3] ^ (s_[3] >> 19) ^ (t ^ (t >> 8));
+    return s_[3];
+  }
+  uint64_t next_u64() {
+    const uint64_t lo = next_u32();
+    return (uint64_t{next_u32()} << 32) | lo;
+  }
+  Fr random_fr() {
+    for (;;) {
+      std::array<uint8_t, 32> b{};
+      for (size_t i = 0; i < 4; ++i) {
+        const uint64_t u = i == 3 ? next_u64() & (~uint64_t{0} >> 1) : next_u64();  // 255 bits
+        for (size_t j = 0; j < 8; ++j) b[8 * i + j] = static_cast<uint8_t>(u >> (8 * j));
+      }
+      if (auto r = Fr::from_bytes_le(b)) return *r;
+    }
+  }
+
+ private:
+  std::array<uint32_t, 4> s_{};
+};
+
+// challenges.rs test_challenges_against_hardcoded: the first five challenges of partition k for
+// comm_r_new drawn from TEST_SEED (this also fixes the Custom(1) domain tag natively).
+TEST(SnapCircuit, ChallengesAgainstHardcoded) {
+  XorShiftRng rng({0x59, 0x62, 0xbe, 0x5d, 0x76, 0x3d, 0x31, 0x8d, 0x17, 0xdb, 0x37, 0x32, 0x54, 0x06, 0xbc, 0xe5});
+  const Fr comm_r_new = rng.random_fr();
+  struct Case {
+    uint64_t size;
+    uint32_t k;
+    std::array<uint64_t, 5> want;
+  };
+  const Case cases[] = {
+      {1 * kKiB, 0, {21, 7, 3, 31, 0}},
+      {2 * kKiB, 0, {53, 51, 56, 3, 0}},
+      {4 * kKiB, 0, {117, 25, 62, 0, 72}},
+      {8 * kKiB, 0, {245, 140, 15, 128, 28}},
+      {16 * kKiB, 0, {245, 140, 15, 128, 28}},
+      {16 * kKiB, 1, {286, 308, 493, 510, 508}},
+      {32 * kKiB, 0, {245, 454, 3, 400, 193}},
+      {32 * kKiB, 1, {542, 666, 955, 927, 911}},
+      {8 * kMiB, 0, {36085, 32783, 44060, 10950, 3731}},
+      {8 * kMiB, 1, {78878, 130797, 112892, 93994, 78379}},
+      {16 * kMiB, 0, {101621, 16391, 109319, 25944, 41193}},
+      {16 * kMiB, 1, {209950, 163702, 175679, 224741, 197410}},
+      {512 * kMiB, 0, {1019125, 116736, 706220, 59698, 799498}},
+      {512 * kMiB, 1, {2092548, 1213276, 1185483, 1164598, 1095197}},
+      {512 * kMiB, 14, {15212432, 15665918, 15015423, 15012912, 15495223}},
+      {512 * kMiB, 15, {16388544, 15794686, 16637142, 16319148, 16328348}},
+      {32 * kGiB, 0, {1019125, 27985696, 15282860, 11586600, 44651330}},
+      {32 * kGiB, 1, {109168525, 127316247, 80331041, 97065716, 72310052}},
+      {32 * kGiB, 14, {990420169, 955146989, 968005601, 976863263, 944650706}},
+      {32 * kGiB, 15, {1038629497, 1053983614, 1030421316, 1027373887, 1068685433}},
+      {64 * kGiB, 0, {1019125, 13992848, 3820715, 18225541, 57316660}},
+      {64 * kGiB, 1, {243386253, 197875851, 204632136, 171516766, 247789010}},
+      {64 * kGiB, 14, {1997053129, 1920414070, 2003609080, 1900492803, 1963254685}},
+      {64 * kGiB, 15, {2045262457, 2036941247, 2136653521, 2091356007, 2147167623}},
+  };
+  for (const Case& c : cases) {
+    const std::vector<uint64_t> got = snap_challenges(SnapCircuitShape::of(c.size), comm_r_new, c.k);
+    ASSERT_GE(got.size(), 5u);
+    EXPECT_EQ(std::vector<uint64_t>(got.begin(), got.begin() + 5), std::vector<uint64_t>(c.want.begin(), c.want.end()))
+        << sector_size_name(c.size) << " partition " << c.k;
+  }
 }
 
 // Challenges fall in their partition's range and use every partition's digests in turn.
