@@ -83,7 +83,7 @@ expect_json inputs 133 --circuit winning-post --sector-size 2KiB
 # 7.2); the other sizes are counted by test_snap_circuit.
 expect_json constraints 1248389 --circuit snap --sector-size 1KiB
 expect_json constraints 1705039 --circuit snap --sector-size 2KiB
-expect_json inputs 5 --circuit snap --sector-size 2KiB
+expect_json inputs 5 --circuit snap-poseidon --sector-size 1KiB
 expect_json constraints 32164 --circuit snap-poseidon --sector-size 1KiB
 expect_rc 1 "$cuzk" circuit info --circuit snap --sector-size 64KiB
 expect_rc 1 "$cuzk" circuit info --circuit snap
