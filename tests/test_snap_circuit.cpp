@@ -80,6 +80,10 @@ TEST(SnapCircuit, ShapesAndSelector) {
   EXPECT_EQ(parse_snap_sector_size("4KiB"), 4 * kKiB);
   EXPECT_EQ(parse_snap_sector_size("16M"), 16 * kMiB);
   EXPECT_THROW(parse_snap_sector_size("3KiB"), std::invalid_argument);
+  // 32 + 2^34 GiB wraps to 32 GiB in 64 bits: refused, not read as 32 GiB.
+  EXPECT_THROW(parse_snap_sector_size("17179869216GiB"), std::invalid_argument);
+  EXPECT_EQ(parse_byte_size("17179869216GiB"), std::nullopt);
+  EXPECT_EQ(parse_byte_size("32768"), 32768u);
 }
 
 // rand_xorshift's XorShiftRng (from_seed: four little-endian u32; next_u64 = two next_u32, low

@@ -156,16 +156,18 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
   uint64_t n = std::stoull(std::string(text.substr(0, digits)));
   std::string unit;
   for (char c : text.substr(digits)) unit += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  unsigned shift = 0;
   if (unit == "kib" || unit == "ki" || unit == "k") {
-    n <<= 10;
+    shift = 10;
   } else if (unit == "mib" || unit == "mi" || unit == "m") {
-    n <<= 20;
+    shift = 20;
   } else if (unit == "gib" || unit == "gi" || unit == "g") {
-    n <<= 30;
+    shift = 30;
   } else if (!unit.empty() && unit != "b") {
     return std::nullopt;
   }
-  return n;
+  if (n > (~uint64_t{0} >> shift)) return std::nullopt;  // would wrap (and could land on a valid size)
+  return n << shift;
 }
 
 uint64_t parse_sector_size(std::string_view text) {

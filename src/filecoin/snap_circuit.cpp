@@ -6,6 +6,7 @@
 
 #include "filecoin/registered_proof.hpp"
 #include "gadgets/field_bits.hpp"
+#include "util/quote.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -106,8 +107,8 @@ std::span<const uint64_t> snap_sector_sizes() {
 uint64_t parse_snap_sector_size(std::string_view text) {
   const std::optional<uint64_t> n = parse_byte_size(text);
   if (n && std::find(std::begin(kSizes), std::end(kSizes), *n) != std::end(kSizes)) return *n;
-  throw std::invalid_argument("SnapDeals sector size '" + std::string(text.substr(0, 32)) + "': expected one of " +
-                              sizes_list() + " (or the size in bytes)");
+  throw std::invalid_argument("SnapDeals sector size " + short_quote(text) + ": expected one of " + sizes_list() +
+                              " (or the size in bytes)");
 }
 
 SnapCircuitShape SnapCircuitShape::of(uint64_t sector_size, SnapTreeD tree_d) {
