@@ -79,6 +79,14 @@ expect_json constraints 21866 --circuit window-post --sector-size 2KiB
 expect_json inputs 23 --circuit window-post --proof StackedDrgWindow2KiBV1
 expect_json constraints 90750 --circuit winning-post --sector-size 2KiB
 expect_json inputs 133 --circuit winning-post --sector-size 2KiB
+# SnapDeals (storage-proofs-update tests/circuit.rs, circuit_poseidon.rs; filecoin-circuits.md
+# 7.2); the other sizes are counted by test_snap_circuit.
+expect_json constraints 1248389 --circuit snap --sector-size 1KiB
+expect_json constraints 1705039 --circuit snap --sector-size 2KiB
+expect_json inputs 5 --circuit snap-poseidon --sector-size 1KiB
+expect_json constraints 32164 --circuit snap-poseidon --sector-size 1KiB
+expect_rc 1 "$cuzk" circuit info --circuit snap --sector-size 64KiB
+expect_rc 1 "$cuzk" circuit info --circuit snap
 expect_rc 1 "$cuzk" circuit info --circuit window-post --proof StackedDrgWinning2KiBV1
 expect_rc 1 "$cuzk" circuit info --circuit winning-post
 expect_rc 1 "$cuzk" circuit info --circuit porep --sector-size 3KiB

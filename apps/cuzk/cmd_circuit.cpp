@@ -9,6 +9,7 @@
 #include "filecoin/post_circuit_info.hpp"
 #include "filecoin/registered_post_proof.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/snap_circuit_info.hpp"
 #include "filecoin/test_circuits.hpp"
 #include "util/progress.hpp"
 
@@ -19,7 +20,8 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
   circuit->require_subcommand(1);
   auto* info = circuit->add_subcommand("info", "Constraints, inputs and aux of a named test circuit");
   std::vector<std::string> names = filecoin::test_circuit_names();
-  names.insert(names.end(), {"porep", "porep-test", "window-post", "winning-post", "post-test"});
+  names.insert(names.end(),
+               {"porep", "porep-test", "window-post", "winning-post", "post-test", "snap", "snap-poseidon"});
   info->add_option(
           "--circuit", o.circuit,
           "Circuit:\n" + filecoin::test_circuit_help() +
@@ -30,11 +32,15 @@ CLI::App* add_circuit_command(CLI::App& app, CircuitOptions& o) {
               "  window-post, winning-post: the FallbackPoSt partition circuit of --sector-size (or --proof, a "
               "registered PoSt proof name); window-post 32/64 GiB: ~125 M constraints, minutes\n"
               "  post-test: the reference's test circuit (tests/fallback_circuit.rs: 64 leaves per base tree) "
-              "with --sectors, --challenges and tree shape --arity/--sub/--top")
+              "with --sectors, --challenges and tree shape --arity/--sub/--top\n"
+              "  snap: the SnapDeals (EmptySectorUpdate) partition circuit of --sector-size (1KiB-32KiB, 8MiB, "
+              "16MiB, 512MiB, 32GiB, 64GiB); 32/64 GiB: ~81-85 M constraints, ~20 s\n"
+              "  snap-poseidon: its variant with a Poseidon tree D (one partition; unused by the public API)")
       ->required()
       ->check(CLI::IsMember(names));
   info->add_option("--sector-size", o.sector_size,
-                   "porep, window-post, winning-post: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+                   "porep, window-post, winning-post: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB; snap: also 1KiB, 4KiB, "
+                   "8KiB, 16KiB, 32KiB, 16MiB");
   info->add_option("--proof", o.proof,
                    "porep: a registered seal proof name (e.g. StackedDrg32GiBV1_1); window-post / winning-post: a "
                    "registered PoSt proof name (e.g. StackedDrgWindow32GiBV1_1)");
@@ -142,9 +148,19 @@ int run_post_info(const CircuitOptions& o) {
   return print_counted(what, shape.describe(), info, o.json);
 }
 
+int run_snap_info(const CircuitOptions& o) {
+  if (o.sector_size.empty()) throw std::invalid_argument("--circuit " + o.circuit + " needs --sector-size");
+  const filecoin::SnapCircuitShape shape = filecoin::SnapCircuitShape::of(
+      filecoin::parse_snap_sector_size(o.sector_size),
+      o.circuit == "snap" ? filecoin::SnapTreeD::kSha256 : filecoin::SnapTreeD::kPoseidon);
+  const filecoin::SnapCircuitInfo info = filecoin::snap_circuit_info(shape);
+  return print_counted(o.circuit + " " + filecoin::sector_size_name(shape.nodes * 32), shape.describe(), info, o.json);
+}
+
 }  // namespace
 
 int run_circuit(const CircuitOptions& o) {
+  if (o.circuit == "snap" || o.circuit == "snap-poseidon") return run_snap_info(o);
   if (o.circuit == "porep" || o.circuit == "porep-test") return run_porep_info(o);
   if (o.circuit == "window-post" || o.circuit == "winning-post" || o.circuit == "post-test") return run_post_info(o);
   filecoin::TestCircuitParams p;

@@ -149,30 +149,36 @@ const RegisteredSealProof& registered_seal_proof(uint64_t id) {
   return kProofs[id];
 }
 
-uint64_t parse_sector_size(std::string_view text) {
-  auto fail = [&] {
-    return std::invalid_argument("sector size " + short_quote(text) +
-                                 ": expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or the size in bytes)");
-  };
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
   size_t digits = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  if (digits == 0 || digits > 12) throw fail();
+  if (digits == 0 || digits > 12) return std::nullopt;
   uint64_t n = std::stoull(std::string(text.substr(0, digits)));
   std::string unit;
   for (char c : text.substr(digits)) unit += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  unsigned shift = 0;
   if (unit == "kib" || unit == "ki" || unit == "k") {
-    n <<= 10;
+    shift = 10;
   } else if (unit == "mib" || unit == "mi" || unit == "m") {
-    n <<= 20;
+    shift = 20;
   } else if (unit == "gib" || unit == "gi" || unit == "g") {
-    n <<= 30;
+    shift = 30;
   } else if (!unit.empty() && unit != "b") {
-    throw fail();
+    return std::nullopt;
   }
-  for (const RegisteredSealProof& p : kProofs) {
-    if (p.shape.sector_size == n) return n;
+  if (n > (~uint64_t{0} >> shift)) return std::nullopt;  // would wrap (and could land on a valid size)
+  return n << shift;
+}
+
+uint64_t parse_sector_size(std::string_view text) {
+  const std::optional<uint64_t> n = parse_byte_size(text);
+  if (n) {
+    for (const RegisteredSealProof& p : kProofs) {
+      if (p.shape.sector_size == *n) return *n;
+    }
   }
-  throw fail();
+  throw std::invalid_argument("sector size " + short_quote(text) +
+                              ": expected 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (or the size in bytes)");
 }
 
 std::string sector_size_name(uint64_t bytes) {

@@ -6,6 +6,7 @@
 // shared by all four proof versions, so the parameter file depends on the size only.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,6 +74,9 @@ std::span<const RegisteredSealProof> registered_seal_proofs();
 const RegisteredSealProof& registered_seal_proof(std::string_view name);
 const RegisteredSealProof& registered_seal_proof(uint64_t id);
 
+// A byte count with an optional binary unit: "2KiB", "8M", "32gib", "4096" (case-insensitive
+// unit: KiB, Ki, K, MiB, Mi, M, GiB, Gi, G or B); std::nullopt when malformed.
+std::optional<uint64_t> parse_byte_size(std::string_view text);
 // "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (case-insensitive unit, optional "B"-less forms such as
 // "32G"), or a byte count; throws std::invalid_argument unless a registered proof has that size.
 uint64_t parse_sector_size(std::string_view text);
