@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# PoSt at production size on the device machine (binaries in .devbuild/, test-only keys made by
+# the daemon on the GPU): WinningPoSt and one WindowPoSt partition of 32 GiB sectors from
+# `cuzk synth-post` request files, through the daemon with gpus.backend = "gpu". Prints the
+# preload (PCE extraction + keys + device prover) and each proof's client wall time and stages;
+# every proof is verified by the daemon and again by cuzk-bench. JSON to $OUT.
+#   SIZE=32GiB WINNING=5 (WinningPoSt proofs) WINDOW=2 (WindowPoSt partitions; 0 skips Window)
+set -u
+B=${CUZK_DEVBUILD:-.devbuild}
+OUT=${OUT:-/tmp/cuzk-out}
+D=${DATA:-/tmp/cuzk-post}
+SIZE=${SIZE:-32GiB}
+WINNING=${WINNING:-5}
+WINDOW=${WINDOW:-2}
+mkdir -p "$OUT" "$D"
+export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
+SOCK=unix://$D/cuzk.sock
+bench() { "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 "$@"; }
+fails=0
+printf '[gpus]\nbackend = "gpu"\n[srs]\nallow_test_keys = true\n' >"$D/cuzk.toml"
+setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
+  --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
+/usr/bin/time -f "synth-post winning: %e s wall, %U s user, %M KB" "$B/apps/cuzk/cuzk" synth-post --kind winning \
+  --sector-size "$SIZE" --out "$D/winning.json" 2>&1 | tail -1
+prove() { # kind, count
+  local kind=$1 n=$2 t0
+  t0=$(date +%s.%N)
+  bench --json preload --circuit "$kind-post:$SIZE" >"$OUT/preload-$kind.json" 2>&1 || { echo "FAIL preload $kind"; fails=$((fails + 1)); }
+  python3 -c "import sys,time; print(f'preload $kind-post:$SIZE: {time.time()-float(sys.argv[1]):.1f} s')" "$t0"
+  for i in $(seq 1 "$n"); do
+    bench --json single --post "$D/$kind.json" >"$OUT/$kind-$i.json" 2>"$OUT/$kind-$i.err" || { echo "FAIL $kind $i"; tail -3 "$OUT/$kind-$i.err"; fails=$((fails + 1)); }
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d['status'], 'verified', d.get('verified'), 'client', d['client_wall_ms'], 'ms', d['timings_ms'])" "$OUT/$kind-$i.json" "$kind $i"
+  done
+}
+prove winning "$WINNING"
+if [ "$WINDOW" -gt 0 ]; then
+  /usr/bin/time -f "synth-post window: %e s wall, %U s user, %M KB" "$B/apps/cuzk/cuzk" synth-post --kind window \
+    --sector-size "$SIZE" --out "$D/window.json" 2>&1 | tail -1
+  prove window "$WINDOW"
+fi
+grep -E "pce_|srs_|gpu_prover|error|warn" "$D/daemon.log" | cut -c1-300 | tee "$OUT/events.txt"
+grep -E "VmHWM|VmRSS" "/proc/$(cat "$D/daemon.pid")/status" | tr -s ' ' | tr '\n' ' '; echo
+kill "$(cat "$D/daemon.pid")" 2>/dev/null
+echo "failures: $fails"
+exit $fails
