@@ -5,6 +5,8 @@
 # preload (PCE extraction + keys + device prover) and each proof's client wall time and stages;
 # every proof is verified by the daemon and again by cuzk-bench. JSON to $OUT.
 #   SIZE=32GiB WINNING=5 (WinningPoSt proofs) WINDOW=2 (WindowPoSt partitions; 0 skips Window)
+#   BUSY=1: then the WinningPoSt proofs again while a 32 GiB PoRep batch (4 proofs, 2 in flight)
+#   keeps the GPU busy (its keys made first: ~2 minutes); the batch's summary is printed too.
 set -u
 B=${CUZK_DEVBUILD:-.devbuild}
 OUT=${OUT:-/tmp/cuzk-out}
@@ -12,6 +14,7 @@ D=${DATA:-/tmp/cuzk-post}
 SIZE=${SIZE:-32GiB}
 WINNING=${WINNING:-5}
 WINDOW=${WINDOW:-2}
+BUSY=${BUSY:-0}
 mkdir -p "$OUT" "$D"
 export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 SOCK=unix://$D/cuzk.sock
@@ -33,6 +36,22 @@ prove() { # kind, count
   done
 }
 prove winning "$WINNING"
+if [ "$BUSY" = 1 ]; then
+  t0=$(date +%s)
+  bench --json preload --circuit "porep:$SIZE" >"$OUT/preload-porep.json" 2>&1 || { echo "FAIL preload porep"; fails=$((fails + 1)); }
+  "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >/dev/null || fails=$((fails + 1))
+  echo "porep:$SIZE keys, PCE and prover: $(($(date +%s) - t0)) s"
+  bench --json batch --c1 "$D/c1.json" -c 4 -j 2 >"$OUT/porep-batch.json" 2>"$OUT/porep-batch.err" &
+  batch=$!
+  sleep 45  # the batch's partitions queued and the GPU busy
+  for i in $(seq 1 "$WINNING"); do
+    bench --json single --post "$D/winning.json" >"$OUT/winning-busy-$i.json" 2>"$OUT/winning-busy-$i.err" || fails=$((fails + 1))
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d['status'], 'verified', d.get('verified'), 'client', d['client_wall_ms'], 'ms', d['timings_ms'])" "$OUT/winning-busy-$i.json" "winning (GPU busy with PoRep) $i"
+    sleep 3
+  done
+  wait $batch || { echo "FAIL porep batch"; fails=$((fails + 1)); }
+  python3 "$(dirname "$0")/batch_summary.py" "$OUT/porep-batch.json"
+fi
 if [ "$WINDOW" -gt 0 ]; then
   /usr/bin/time -f "synth-post window: %e s wall, %U s user, %M KB" "$B/apps/cuzk/cuzk" synth-post --kind window \
     --sector-size "$SIZE" --out "$D/window.json" 2>&1 | tail -1
