@@ -106,6 +106,15 @@ struct PostOptions {
 void add_post_commands(CLI::App& app, PostOptions& o);
 int run_post(const PostOptions& o);
 
+struct DoctorOptions {
+  std::string config;    // the daemon's cuzk.toml; empty: the defaults
+  bool digests = false;  // hash the official parameter files (minutes)
+  bool json = false;
+};
+// Registers `doctor`; returns its subcommand.
+CLI::App* add_doctor_command(CLI::App& app, DoctorOptions& o);
+int run_doctor(const DoctorOptions& o);
+
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();
 

@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
   cuzk::cli::add_seal_commands(app, seal);
   cuzk::cli::PostOptions post;
   cuzk::cli::add_post_commands(app, post);
+  cuzk::cli::DoctorOptions doctor;
+  auto* dr = cuzk::cli::add_doctor_command(app, doctor);
 
   try {
     app.parse(argc, argv);
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_groth16(g16);
     }
     if (*ci) return cuzk::cli::run_circuit(circ);
+    if (*dr) return cuzk::cli::run_doctor(doctor);
     if (!seal.action.empty()) return cuzk::cli::run_seal(seal);
     if (!post.action.empty()) return cuzk::cli::run_post(post);
     if (*p) {

@@ -45,12 +45,15 @@ Result<uint64_t> estimate_bytes(const CircuitDef& def) {
   }
   auto layout = groth16::scan_params(def.params_path);
   if (!layout.ok()) return make_error(layout.error());
-  const auto& l = *layout;
-  return (l.ic.count + l.h.count + l.l.count + l.a.count + l.b_g1.count) * sizeof(ec::G1Affine) +
-         l.b_g2.count * sizeof(ec::G2Affine);
+  return key_host_bytes(*layout);
 }
 
 }  // namespace
+
+uint64_t key_host_bytes(const groth16::ParamsLayout& l) {
+  return (l.ic.count + l.h.count + l.l.count + l.a.count + l.b_g1.count) * sizeof(ec::G1Affine) +
+         l.b_g2.count * sizeof(ec::G2Affine);
+}
 
 SrsManager::SrsManager(MemoryBudget& budget, SrsManagerOptions options, KeyMaker make_keys)
     : budget_(budget), options_(options), make_keys_(std::move(make_keys)) {}

@@ -21,10 +21,15 @@
 #include "engine/engine_api.hpp"
 #include "engine/memory_budget.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/params_file.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
 
 namespace cuzk::engine {
+
+// Host bytes a loaded key of this .params layout holds (decoded affine points are a little
+// larger than their 96/192-byte encodings): the memory budget's estimate before loading.
+uint64_t key_host_bytes(const groth16::ParamsLayout& layout);
 
 // What one circuit proves with: bellperson keys or a snarkjs zkey.
 struct SrsEntry {

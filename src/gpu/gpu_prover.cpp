@@ -275,11 +275,16 @@ GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const pc
 
 GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
                                          const GpuProverOptions& options) {
+  return memory_needed(KeyCounts{pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size(), pk.b_g2.size()}, shape,
+                       options);
+}
+
+GpuProverMemory GpuProver::memory_needed(const KeyCounts& pk, const groth16::CircuitShape& shape,
+                                         const GpuProverOptions& options) {
   GpuProverMemory mem;
   const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
-  mem.bases =
-      (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * g1 + (options.b_g2_on_gpu ? pk.b_g2.size() * g2 : 0);
-  mem.bases += table_bytes({pk.h.size(), pk.l.size(), pk.a.size(), pk.b_g1.size()}, pk.b_g2.size(), options);
+  mem.bases = (pk.h + pk.l + pk.a + pk.b_g1) * g1 + (options.b_g2_on_gpu ? pk.b_g2 * g2 : 0);
+  mem.bases += table_bytes({pk.h, pk.l, pk.a, pk.b_g1}, pk.b_g2, options);
   const uint64_t m = poly::Domain::size_for(shape.num_constraints);
   const uint64_t cols = shape.num_inputs + shape.num_aux;
   mem.vectors = (cols + 3 * m) * sizeof(Fr);
@@ -290,8 +295,8 @@ GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const gr
   // the bases it sums (b_g2: 33 M at 32 GiB), not to the 130 M columns (that estimate left no
   // room for G2 on an H200 at 32 GiB), plus the density bitmap and prefix of every column.
   mem.scratch = msm_scratch_bytes(n1, 192, sms, tb) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(pk.b_g2.size(), 384, sms, tb) + cols / 8 * 2 : 0) +
-                m * sizeof(Fr) + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
+                (options.b_g2_on_gpu ? msm_scratch_bytes(pk.b_g2, 384, sms, tb) + cols / 8 * 2 : 0) + m * sizeof(Fr) +
+                (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
   return mem;
 }
 

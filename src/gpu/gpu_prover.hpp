@@ -51,6 +51,12 @@ struct GpuProverMemory {
   std::string describe() const;  // "12.3 GiB (bases ..., PCE ..., vectors ..., MSM scratch ...)"
 };
 
+// The point counts of a key's G1/G2 queries: what the memory estimate needs, known from a .params
+// file's layout without loading it (groth16::scan_params).
+struct KeyCounts {
+  uint64_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+};
+
 class GpuProver {
  public:
   // The key must fit the Pce (groth16::validate_key, checked); both must outlive the prover (the
@@ -68,6 +74,10 @@ class GpuProver {
   static GpuProverMemory memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
                                        const GpuProverOptions& options = {});
   static GpuProverMemory memory_needed(const groth16::ProvingKey& pk, const groth16::CircuitShape& shape,
+                                       const GpuProverOptions& options = {});
+  // From the counts alone (shape: num_inputs, num_aux, num_constraints); the PCE's bytes are the
+  // caller's to add.
+  static GpuProverMemory memory_needed(const KeyCounts& key, const groth16::CircuitShape& shape,
                                        const GpuProverOptions& options = {});
 
   // The device stage for one witness (sizes are validated as by the CPU prover). Timings: the
