@@ -20,8 +20,10 @@ nlohmann::json to_json(const engine::PreflightReport& report, const std::string&
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : report.checks) {
     nlohmann::json facts = nlohmann::json::object();
-    for (const auto& [key, value] : c.facts) {
-      std::visit([&facts, &key](const auto& v) { facts[key] = v; }, value);
+    for (const auto& fact : c.facts) {
+      // No structured binding here: older clang (the sanitizer build) cannot capture one.
+      const std::string& key = fact.first;
+      std::visit([&facts, &key](const auto& v) { facts[key] = v; }, fact.second);
     }
     checks.push_back({{"group", c.group},
                       {"name", c.name},
