@@ -10,8 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "backend/device_report.hpp"
 #include "backend/prover_backend.hpp"
 #include "builtin_fixture.hpp"
+#include "groth16/params_file.hpp"
+#include "test_helpers.hpp"
+#ifdef CUZK_HAVE_CUDA
+#include "gpu/gpu_prover.hpp"
+#endif
 
 namespace {
 
@@ -75,6 +81,31 @@ TEST(Backend, AutoProvesLikeTheCpuProver) {
   const groth16::Witness ws{w.inputs, w.aux};
   EXPECT_EQ(be->prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);
   EXPECT_TRUE(f.verifies(want, w));
+}
+
+// `cuzk doctor` sizes a resident GPU prover from a .params layout without loading the key: the
+// estimate must be the one the prover itself checks before uploading (no device needed).
+TEST(Backend, ResidentEstimateFromTheLayoutIsTheProversOwn) {
+  const auto& f = builtin_fixture("filecoin-like:2^10");
+  test::TempDir dir;
+  const std::string path = (dir.path() / "k.params").string();
+  ASSERT_TRUE(groth16::write_params(f.pk, path).ok());
+  const auto layout = groth16::scan_params(path);
+  ASSERT_TRUE(layout.ok()) << layout.error();
+  for (const bool g2_on_gpu : {true, false}) {
+    const auto est = backend::resident_prover_bytes(*layout, f.pce.section_bytes_total(), g2_on_gpu, 0);
+#ifdef CUZK_HAVE_CUDA
+    ASSERT_TRUE(est.has_value());
+    const auto want = gpu::GpuProver::memory_needed(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu});
+    EXPECT_EQ(est->bytes, want.total()) << est->breakdown << " vs " << want.describe();
+#else
+    EXPECT_FALSE(est.has_value());
+#endif
+  }
+  const backend::DeviceReport report = backend::describe_devices();
+  if (report.devices.empty()) {
+    EXPECT_FALSE(report.unavailable_reason.empty());
+  }
 }
 
 TEST(Backend, GpuWithoutDeviceIsAnError) {

@@ -552,6 +552,28 @@ TEST(EngineConfig, ExampleConfigParses) {
   }
 }
 
+// deploy/: both example configurations load, and Curio's [Cuzk] Address in the snippet is the
+// daemon's listen address character for character (they must agree for Curio to connect).
+TEST(EngineConfig, DeployExamplesLoad) {
+  const fs::path deploy = fs::path(CUZK_SOURCE_DIR) / "deploy";
+  std::ifstream snippet(deploy / "curio-cuzk.toml");
+  std::string line, address;
+  while (std::getline(snippet, line)) {
+    const size_t at = line.find("Address = \"");
+    if (at != std::string::npos && line.find('#') > at) address = line.substr(at + 11, line.rfind('"') - at - 11);
+  }
+  ASSERT_FALSE(address.empty());
+  for (const char* name : {"cuzk.1gpu.toml", "cuzk.multi-gpu.toml"}) {
+    auto cfg = load_config((deploy / name).string());
+    ASSERT_TRUE(cfg.ok()) << name << ": " << cfg.error();
+    EXPECT_EQ(cfg->daemon.listen, address) << name;
+    EXPECT_EQ(cfg->gpus.backend, "gpu") << name;
+    EXPECT_FALSE(cfg->srs.allow_test_keys) << name;
+    EXPECT_EQ(cfg->srs.param_dir, "/var/tmp/filecoin-proof-parameters") << name;
+    EXPECT_NE(cfg->memory.total_budget, 0u) << name << ": explicit, below the unit's MemoryHigh";
+  }
+}
+
 // PoRep circuits: "porep:<size>" resolves to the official parameter file when it is in the
 // parameter directory (filecoin's v28 name), else to test-only keys there; bad sizes are errors.
 TEST(CircuitRegistry, PorepKeysOfficialOrTestOnly) {

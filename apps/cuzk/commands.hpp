@@ -116,6 +116,14 @@ struct SynthPostOptions {
 // Registers `synth-post`; returns it.
 CLI::App* add_synth_post_command(CLI::App& app, SynthPostOptions& o);
 int run_synth_post(const SynthPostOptions& o);
+struct DoctorOptions {
+  std::string config;    // the daemon's cuzk.toml; empty: the defaults
+  bool digests = false;  // hash the official parameter files (minutes)
+  bool json = false;
+};
+// Registers `doctor`; returns its subcommand.
+CLI::App* add_doctor_command(CLI::App& app, DoctorOptions& o);
+int run_doctor(const DoctorOptions& o);
 
 // "model name" of the CPU, core count and ISA flags that matter to us, for reports.
 std::string cpu_model();

@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   cuzk::cli::add_post_commands(app, post);
   cuzk::cli::SynthPostOptions synth_post;
   auto* sp = cuzk::cli::add_synth_post_command(app, synth_post);
+  cuzk::cli::DoctorOptions doctor;
+  auto* dr = cuzk::cli::add_doctor_command(app, doctor);
 
   try {
     app.parse(argc, argv);
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_groth16(g16);
     }
     if (*ci) return cuzk::cli::run_circuit(circ);
+    if (*dr) return cuzk::cli::run_doctor(doctor);
     if (!seal.action.empty()) return cuzk::cli::run_seal(seal);
     if (!post.action.empty()) return cuzk::cli::run_post(post);
     if (*sp) return cuzk::cli::run_synth_post(synth_post);

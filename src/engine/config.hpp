@@ -140,4 +140,8 @@ Result<Config> load_config(const std::string& path);
 // Defaults only (no file), finalized.
 Result<Config> default_config();
 
+// The configuration as TOML that load_config reads back to the same values (sizes in bytes,
+// durations in seconds): `cuzk-daemon --check-config`, `cuzk doctor --json`.
+std::string config_to_toml(const Config& config);
+
 }  // namespace cuzk::engine

@@ -42,11 +42,7 @@ std::string gib(uint64_t bytes) {
 Engine::Engine(const Config& config, GpuPoolSetup gpu_setup)
     : config_(config),
       registry_(config_),
-      budget_(config_.memory.total_budget != 0
-                  ? config_.memory.total_budget
-                  : (mem_total_bytes() > config_.memory.safety_margin + (1ull << 30)
-                         ? mem_total_bytes() - config_.memory.safety_margin
-                         : (mem_total_bytes() != 0 ? mem_total_bytes() / 2 : 16ull << 30))),
+      budget_(effective_budget(config_.memory.total_budget, config_.memory.safety_margin, mem_total_bytes())),
       srs_(budget_, {config_.srs.check_subgroups, config_.memory.eviction_min_idle_s},
            [this](const CircuitDef& def) { return make_test_keys(def); }),
       pce_(budget_, {config_.pce.dir, config_.pce.verify_checksums, config_.pce.extract_on_first_use,

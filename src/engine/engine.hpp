@@ -9,7 +9,7 @@
 // Every queue is ordered by (priority, job, partition), so CRITICAL work overtakes NORMAL work at
 // each stage, and the memory budget serves its waiters in the same order. Cancellation removes a
 // job's queued work at once and stops its running work at the next stage boundary, releasing
-// its memory. See README ("The daemon") for the behaviour users see.
+// its memory. See docs/daemon.md for the behaviour users see.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

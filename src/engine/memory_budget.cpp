@@ -17,6 +17,12 @@ constexpr std::chrono::milliseconds kEvictRetry{1000};
 
 }  // namespace
 
+uint64_t effective_budget(uint64_t total_budget, uint64_t safety_margin, uint64_t mem_total) {
+  if (total_budget != 0) return total_budget;
+  if (mem_total > safety_margin + (1ull << 30)) return mem_total - safety_margin;
+  return mem_total != 0 ? mem_total / 2 : 16ull << 30;
+}
+
 std::string format_bytes(uint64_t bytes) {
   static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
   if (bytes < 1024) return std::to_string(bytes) + " B";

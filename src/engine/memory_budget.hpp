@@ -110,6 +110,11 @@ class MemoryBudget {
   bool evicting_ = false;
 };
 
+// The budget the engine runs with: memory.total_budget, or for "auto" (0) MemTotal minus
+// memory.safety_margin (half of MemTotal when that leaves less than 1 GiB; 16 GiB when MemTotal
+// cannot be read). `mem_total` is /proc/meminfo's MemTotal in bytes, 0 when unknown.
+uint64_t effective_budget(uint64_t total_budget, uint64_t safety_margin, uint64_t mem_total);
+
 // "1.5 GiB", "512.0 MiB", "4.0 KiB", "100 B": for messages.
 std::string format_bytes(uint64_t bytes);
 

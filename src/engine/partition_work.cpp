@@ -110,15 +110,19 @@ uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint
     n = k.h + 1;
     vars = k.ic + k.l;
   }
+  return partition_bytes(n, vars, device_on_gpu, rt.def.uses_zkey(), !rt.pce && !rt.def.uses_zkey());
+}
+
+uint64_t partition_bytes(uint64_t n, uint64_t vars, bool device_on_gpu, bool zkey, bool full_synthesis) {
   const uint64_t m = poly::Domain::size_for(n == 0 ? 1 : n);
   const uint64_t fr = sizeof(Fr);
   if (device_on_gpu) {
     // The witness and the CPU G2 MSM's digits; a zkey's a, b, c are made on the host.
-    return vars * fr + vars * 16 + (256ull << 10) + (rt.def.uses_zkey() ? 3 * m * fr : 0);
+    return vars * fr + vars * 16 + (256ull << 10) + (zkey ? 3 * m * fr : 0);
   }
   // witness; a, b, c at domain size (compute_h grows them in place) plus H; MSM digit scratch.
   uint64_t bytes = vars * fr + 4 * m * fr + vars * 16 + (256ull << 10);
-  if (!rt.pce && !rt.def.uses_zkey()) bytes += 3 * n * fr;  // full synthesis: LC scratch, copies
+  if (full_synthesis) bytes += 3 * n * fr;  // full synthesis: LC scratch, copies
   return bytes;
 }
 

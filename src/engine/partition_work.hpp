@@ -88,6 +88,9 @@ std::string witness_length_error(size_t index, uint64_t have, uint64_t want, con
 // PCE, zkey circuits) only what stays on the host: the witness and the CPU G2 MSM's digits (a
 // zkey's a, b, c too, computed on the CPU). At 32 GiB: 23.4 GB vs 6.3 GB.
 uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint, bool device_on_gpu = false);
+// The same from the counts: constraints, witness length (inputs + aux); `zkey` for snarkjs
+// circuits, `full_synthesis` for a bellperson circuit without a PCE.
+uint64_t partition_bytes(uint64_t num_constraints, uint64_t vars, bool device_on_gpu, bool zkey, bool full_synthesis);
 // Whether device_stage_on would run this circuit's partitions on a GPU of `gpus` (barring errors).
 bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt);
 

@@ -58,7 +58,45 @@ void compress(std::array<uint64_t, 8>& h, const uint8_t* block, uint64_t t, bool
   for (int i = 0; i < 8; ++i) h[i] ^= v[i] ^ v[i + 8];
 }
 
+std::vector<uint8_t> digest_bytes(const std::array<uint64_t, 8>& h, size_t out_len) {
+  std::vector<uint8_t> out(out_len);
+  for (size_t i = 0; i < out_len; ++i) out[i] = static_cast<uint8_t>(h[i / 8] >> (8 * (i % 8)));
+  return out;
+}
+
 }  // namespace
+
+Blake2bStream::Blake2bStream(size_t out_len) : h_(kIv), out_len_(out_len) {
+  if (out_len == 0 || out_len > 64) throw std::invalid_argument("blake2b: digest length must be 1..64");
+  h_[0] ^= 0x01010000 ^ out_len;  // parameter block: fanout 1, depth 1, no key
+}
+
+void Blake2bStream::update(std::span<const uint8_t> data) {
+  if (done_) throw std::logic_error("Blake2bStream: update after digest");
+  size_t off = 0;
+  while (off < data.size()) {
+    // A full block is compressed only once more data follows: the last block is compressed as final.
+    if (filled_ == block_.size()) {
+      total_ += block_.size();
+      compress(h_, block_.data(), total_, false);
+      filled_ = 0;
+    }
+    const size_t take = std::min(block_.size() - filled_, data.size() - off);
+    std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(off), take,
+                block_.begin() + static_cast<std::ptrdiff_t>(filled_));
+    filled_ += take;
+    off += take;
+  }
+}
+
+std::vector<uint8_t> Blake2bStream::digest() {
+  if (done_) throw std::logic_error("Blake2bStream: digest called twice");
+  done_ = true;
+  std::fill(block_.begin() + static_cast<std::ptrdiff_t>(filled_), block_.end(), uint8_t{0});
+  total_ += filled_;
+  compress(h_, block_.data(), total_, true);
+  return digest_bytes(h_, out_len_);
+}
 
 std::vector<uint8_t> blake2b(std::span<const uint8_t> message, size_t out_len, std::span<const uint8_t> key) {
   if (out_len == 0 || out_len > 64) throw std::invalid_argument("blake2b: digest length must be 1..64");
@@ -88,9 +126,7 @@ std::vector<uint8_t> blake2b(std::span<const uint8_t> message, size_t out_len, s
   t += rest;
   compress(h, last, t, true);
 
-  std::vector<uint8_t> out(out_len);
-  for (size_t i = 0; i < out_len; ++i) out[i] = static_cast<uint8_t>(h[i / 8] >> (8 * (i % 8)));
-  return out;
+  return digest_bytes(h, out_len);
 }
 
 }  // namespace cuzk::filecoin

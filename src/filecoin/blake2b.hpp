@@ -12,6 +12,23 @@
 
 namespace cuzk::filecoin {
 
+// Incremental unkeyed BLAKE2b: update() with pieces of any size, then digest() once. For files
+// too large to hold in memory (the parameter files' digests, `cuzk doctor --digests`).
+class Blake2bStream {
+ public:
+  explicit Blake2bStream(size_t out_len = 64);
+  void update(std::span<const uint8_t> data);
+  std::vector<uint8_t> digest();  // finishes the hash; update() may not be called afterwards
+
+ private:
+  std::array<uint64_t, 8> h_{};
+  std::array<uint8_t, 128> block_{};
+  size_t filled_ = 0;  // bytes in block_, kept until more data shows it is not the last block
+  uint64_t total_ = 0;
+  size_t out_len_;
+  bool done_ = false;
+};
+
 // The digest of `message` with `key` (at most 64 bytes; empty for unkeyed), `out_len` bytes long.
 std::vector<uint8_t> blake2b(std::span<const uint8_t> message, size_t out_len, std::span<const uint8_t> key = {});
 

@@ -15,6 +15,7 @@ void throw_cuda_error(cudaError_t code, const char* expr, const char* file, int 
 
 DeviceScan scan_devices() {
   DeviceScan scan;
+  if (cudaDriverGetVersion(&scan.driver_version) != cudaSuccess) scan.driver_version = 0;
   int count = 0;
   cudaError_t rc = cudaGetDeviceCount(&count);
   if (rc != cudaSuccess) {

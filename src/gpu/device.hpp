@@ -20,6 +20,7 @@ struct DeviceInfo {
 struct DeviceScan {
   std::vector<DeviceInfo> devices;
   std::string unavailable_reason;  // set when devices is empty
+  int driver_version = 0;          // cudaDriverGetVersion: 12040 = 12.4; 0 without a driver
 };
 
 // Enumerates the devices once per call (cheap after the first CUDA initialization).

@@ -11,11 +11,14 @@
 
 namespace cuzk::groth16 {
 
+struct ParamsLayout;  // groth16/params_file.hpp
+
 // The number of points of each part of a key (bellperson layout, groth16/keys.hpp).
 struct KeySizes {
   uint64_t ic = 0, h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
 
   static KeySizes of(const ProvingKey& pk);
+  static KeySizes of(const ParamsLayout& layout);  // a .params file's, without loading it
   // Bytes the decoded points take in memory (what loading the whole key costs the host).
   uint64_t host_bytes() const;
   friend bool operator==(const KeySizes&, const KeySizes&) = default;

@@ -550,9 +550,12 @@ Result<ParamsKeySource> ParamsKeySource::open(const std::string& path, const Par
   });
 }
 
-KeySizes ParamsKeySource::sizes() const {
-  const ParamsLayout& L = layout_;
+KeySizes KeySizes::of(const ParamsLayout& L) {
   return {L.ic.count, L.h.count, L.l.count, L.a.count, L.b_g1.count, L.b_g2.count};
+}
+
+KeySizes ParamsKeySource::sizes() const {
+  return KeySizes::of(layout_);
 }
 
 void ParamsKeySource::read_g1(G1Section section, const G1Sink& sink) const {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `cuzk doctor` end to end on a temporary configuration: exit codes (0 no failure, 1 a failed
+# check, 2 usage or configuration errors), the --json shape, an official parameter file name with a
+# valid layout but the wrong bytes (passes by layout, fails with --digests), a damaged one (fails),
+# missing files listed. Runs in about a second.
+# Usage: doctor_test.sh PATH/TO/cuzk
+set -u
+cuzk=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+expect_rc() {  # expect_rc WANT CMD...
+  local want=$1
+  shift
+  "$@" >"$tmp/out" 2>&1
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL: '$*' exited $rc, expected $want"
+    cat "$tmp/out"
+    fail=1
+  fi
+}
+expect_out() {  # expect_out TEXT: the last command's output contains TEXT
+  grep -qF -- "$1" "$tmp/out" || { echo "FAIL: output lacks '$1':"; cat "$tmp/out"; fail=1; }
+}
+
+# The official name of the 2 KiB PoRep files (rust-fil-proofs parameters.json).
+stem=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
+mkdir -p "$tmp/params"
+cat >"$tmp/cuzk.toml" <<TOML
+[daemon]
+data_dir = "data"
+[srs]
+param_dir = "params"
+[gpus]
+backend = "cpu"
+TOML
+
+expect_rc 0 "$cuzk" doctor --help
+expect_rc 2 "$cuzk" doctor --no-such-option
+expect_rc 2 "$cuzk" doctor --config "$tmp/none.toml"
+printf '[daemon]\nlisen = "x"\n' >"$tmp/typo.toml"
+expect_rc 2 "$cuzk" doctor --config "$tmp/typo.toml"
+expect_out "unknown key 'lisen'"
+
+# No parameter files: warnings only.
+expect_rc 0 "$cuzk" doctor --config "$tmp/cuzk.toml"
+expect_out "0 of 30 official files present"
+expect_rc 0 "$cuzk" doctor --config "$tmp/cuzk.toml" --json
+python3 - "$tmp/out" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["ok"] is True and r["fail"] == 0, r
+assert r["pass"] + r["warn"] == len(r["checks"]), r
+for c in r["checks"]:
+    assert set(c) == {"group", "name", "status", "message", "facts"}, c
+    assert c["status"] in ("pass", "warn", "fail") and c["message"], c
+    assert isinstance(c["facts"], dict), c
+cfg = [c for c in r["checks"] if c["group"] == "config"][0]
+assert "[daemon]" in cfg["facts"]["toml"] and cfg["facts"]["backend"] == "cpu", cfg
+mem = [c for c in r["checks"] if c["group"] == "memory"][0]
+assert isinstance(mem["facts"]["budget"], int), mem
+PY
+
+# A key with a valid layout under the official name (test-only keys of another circuit): it passes
+# by name, size and layout; its digest is not parameters.json's, so --digests fails it.
+"$cuzk" setup --circuit chain:2^8 --params "$tmp/params/$stem.params" --vk "$tmp/params/$stem.vk" \
+  --backend cpu >/dev/null 2>&1 || { echo "FAIL: setup"; fail=1; }
+expect_rc 0 "$cuzk" doctor --config "$tmp/cuzk.toml"
+expect_out "2 of 30 official files present; missing: window-post:2KiB (.params .vk)"
+expect_out "pass  kind    porep:2KiB: host: key"
+expect_rc 1 "$cuzk" doctor --config "$tmp/cuzk.toml" --digests
+expect_out "is not parameters.json's 434fb1338ecfaf0f59256f30dde4968f"
+expect_out "0 warn, 2 fail"
+
+# A damaged file under the official name fails without --digests.
+head -c 5000 /dev/urandom >"$tmp/params/$stem.params"
+expect_rc 1 "$cuzk" doctor --config "$tmp/cuzk.toml" --json
+python3 - "$tmp/out" "$stem.params" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["ok"] is False and r["fail"] >= 1, r
+bad = [c for c in r["checks"] if c["name"] == sys.argv[2]][0]
+assert bad["status"] == "fail" and "not a valid parameter file" in bad["message"], bad
+assert bad["facts"]["bytes"] == 5000, bad
+PY
+
+[ "$fail" -eq 0 ] && echo "doctor: all checks passed"
+exit "$fail"

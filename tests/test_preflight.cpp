@@ -1,0 +1,191 @@
+// The preflight (engine/preflight.hpp) on temporary directories: official parameter files found
+// by their computed names and checked by layout and digest, missing ones listed, proof kinds
+// sized, the listen socket's directory; and the streaming BLAKE2b the digests use.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/preflight.hpp"
+#include "filecoin/blake2b.hpp"
+#include "filecoin/parameter_files.hpp"
+#include "filecoin/registered_post_proof.hpp"
+#include "filecoin/registered_proof.hpp"
+#include "groth16/params_file.hpp"
+#include "test_helpers.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cuzk::engine::CheckResult;
+using cuzk::engine::CheckStatus;
+using cuzk::engine::Config;
+using cuzk::test::hex;
+using cuzk::test::TempDir;
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+const CheckResult* find(const std::vector<CheckResult>& checks, const std::string& name) {
+  for (const auto& c : checks) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+Config config_in(const TempDir& dir) {
+  Config cfg;
+  cfg.daemon.data_dir = dir.str();
+  EXPECT_TRUE(cfg.finalize().ok());
+  return cfg;
+}
+
+std::string porep_2kib_stem() {
+  return cuzk::filecoin::porep_parameter_file_stem(cuzk::filecoin::registered_seal_proof("StackedDrg2KiBV1_1"));
+}
+
+TEST(Blake2bStream, EqualsOneShotForEverySplit) {
+  std::vector<uint8_t> msg(300);
+  for (size_t i = 0; i < msg.size(); ++i) msg[i] = static_cast<uint8_t>(i * 7 + 1);
+  for (size_t len : {0u, 1u, 127u, 128u, 129u, 256u, 300u}) {
+    const std::span<const uint8_t> m(msg.data(), len);
+    const std::vector<uint8_t> want = cuzk::filecoin::blake2b(m, 64);
+    for (size_t cut : {0u, 1u, 64u, 128u, 200u}) {
+      if (cut > len) continue;
+      cuzk::filecoin::Blake2bStream s(64);
+      s.update(m.first(cut));
+      s.update(m.subspan(cut));
+      EXPECT_EQ(s.digest(), want) << "len " << len << " cut " << cut;
+    }
+  }
+}
+
+TEST(ParameterFiles, DigestIsB2sumPrefix) {
+  TempDir dir;
+  const auto path = dir.write("abc", "abc");
+  // RFC 7693 appendix A: BLAKE2b-512("abc") = ba80a53f981c4d0d6a2797b69f12f6e9...
+  EXPECT_EQ(cuzk::filecoin::parameter_file_digest(path.string()), "ba80a53f981c4d0d6a2797b69f12f6e9");
+  EXPECT_THROW(cuzk::filecoin::parameter_file_digest((dir.path() / "none").string()), std::runtime_error);
+}
+
+// Every name we compute for a PoRep or PoSt circuit is an entry of parameters.json.
+TEST(ParameterFiles, ComputedNamesAreInTheTable) {
+  using namespace cuzk::filecoin;
+  EXPECT_EQ(official_parameter_files().size(), 44u);
+  for (const auto& p : registered_seal_proofs()) {
+    for (const char* ext : {".params", ".vk"}) {
+      EXPECT_NE(find_official_parameter_file(porep_parameter_file_stem(p) + ext), nullptr) << p.name << ext;
+    }
+  }
+  for (const auto& p : registered_post_proofs()) {
+    for (const char* ext : {".params", ".vk"}) {
+      EXPECT_NE(find_official_parameter_file(post_parameter_file_stem(p) + ext), nullptr) << p.name << ext;
+    }
+  }
+  EXPECT_EQ(find_official_parameter_file("v28-no-such.params"), nullptr);
+}
+
+TEST(Preflight, ParamDirWrongContentFailsAndMissingAreListed) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  const std::string stem = porep_2kib_stem();
+  dir.write("params/" + stem + ".params", std::string(4096, 'x'));
+  dir.write("params/" + stem + ".vk", std::string(1000, 'y'));
+  std::vector<CheckResult> out;
+  cuzk::engine::check_parameter_files(cfg, {}, out);
+  const CheckResult* params = find(out, stem + ".params");
+  ASSERT_NE(params, nullptr);
+  EXPECT_EQ(params->status, CheckStatus::Fail) << params->message;
+  const CheckResult* vk = find(out, stem + ".vk");
+  ASSERT_NE(vk, nullptr);
+  EXPECT_EQ(vk->status, CheckStatus::Fail) << vk->message;
+  const CheckResult* summary = find(out, "srs.param_dir");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_TRUE(contains(summary->message, "2 of 30 official files present")) << summary->message;
+  EXPECT_TRUE(contains(summary->message, "porep:32GiB (.params .vk)")) << summary->message;
+  EXPECT_FALSE(contains(summary->message, "porep:2KiB")) << summary->message;
+}
+
+TEST(Preflight, DigestMismatchFails) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  // A verifying key with a consistent layout (no ic points) but not the official bytes.
+  std::string vk(cuzk::groth16::VK_FIXED_BYTES + 4, '\0');
+  const std::string name = porep_2kib_stem() + ".vk";
+  dir.write("params/" + name, vk);
+  std::vector<CheckResult> without, with;
+  cuzk::engine::check_parameter_files(cfg, {}, without);
+  ASSERT_NE(find(without, name), nullptr);
+  EXPECT_EQ(find(without, name)->status, CheckStatus::Pass) << find(without, name)->message;
+  EXPECT_TRUE(contains(find(without, name)->message, "--digests"));
+  cuzk::engine::PreflightOptions opt;
+  opt.digests = true;
+  uint64_t seen = 0;
+  opt.digest_progress = [&](const std::string&, uint64_t done, uint64_t) { seen = done; };
+  cuzk::engine::check_parameter_files(cfg, opt, with);
+  ASSERT_NE(find(with, name), nullptr);
+  EXPECT_EQ(find(with, name)->status, CheckStatus::Fail);
+  EXPECT_TRUE(contains(find(with, name)->message, "is not parameters.json's")) << find(with, name)->message;
+  EXPECT_EQ(seen, vk.size());
+}
+
+TEST(Preflight, PreloadedKindWithoutKeysFails) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  cfg.srs.preload = {"porep:32GiB"};
+  std::vector<CheckResult> out;
+  cuzk::engine::check_proof_kinds(cfg, out);
+  const CheckResult* kind = find(out, "porep:32GiB");
+  ASSERT_NE(kind, nullptr);
+  EXPECT_EQ(kind->status, CheckStatus::Fail);
+  EXPECT_TRUE(contains(kind->message, "official parameter file")) << kind->message;
+  // With test keys allowed it runs, with a warning.
+  cfg.srs.allow_test_keys = true;
+  out.clear();
+  cuzk::engine::check_proof_kinds(cfg, out);
+  ASSERT_NE(find(out, "porep:32GiB"), nullptr);
+  EXPECT_EQ(find(out, "porep:32GiB")->status, CheckStatus::Warn);
+}
+
+TEST(Preflight, ListenSocketPathThatIsAFileFails) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  cfg.daemon.listen = "unix://" + dir.str() + "/cuzk.sock";
+  std::vector<CheckResult> ok, bad;
+  cuzk::engine::check_listen(cfg, ok);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].status, CheckStatus::Pass) << ok[0].message;
+  dir.write("cuzk.sock", "not a socket");
+  cuzk::engine::check_listen(cfg, bad);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0].status, CheckStatus::Fail);
+  EXPECT_TRUE(contains(bad[0].message, "not a socket")) << bad[0].message;
+}
+
+TEST(Preflight, BudgetAboveHostMemoryWarns) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  cfg.memory.total_budget = 1ull << 50;
+  std::vector<CheckResult> out;
+  cuzk::engine::check_host_memory(cfg, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].status, CheckStatus::Warn) << out[0].message;
+}
+
+TEST(Preflight, CpuBackendReportReadsWell) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  cfg.gpus.backend = "cpu";
+  const auto report = cuzk::engine::run_preflight(cfg);
+  EXPECT_FALSE(report.failed());
+  ASSERT_FALSE(report.checks.empty());
+  EXPECT_EQ(report.checks[0].group, "config");
+  for (const auto& c : report.checks) {
+    EXPECT_FALSE(c.message.empty()) << c.group << " " << c.name;
+  }
+}
+
+}  // namespace
