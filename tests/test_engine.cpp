@@ -70,11 +70,18 @@ std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The checkout: CUZK_SOURCE_DIR in the environment on a device machine (where the build's own source
+// path does not exist), else the build's.
+std::string source_dir() {
+  const char* env = std::getenv("CUZK_SOURCE_DIR");
+  return env != nullptr && *env != '\0' ? env : CUZK_SOURCE_DIR;
+}
+
 // Registers tests/zkey/<name>.zkey as circuit `id` (the config is finalized again).
 void add_zkey_circuit(Config& cfg, const std::string& id, const std::string& name) {
   CircuitSection z;
   z.id = id;
-  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/" + name + ".zkey";
+  z.zkey = source_dir() + "/tests/zkey/" + name + ".zkey";
   cfg.circuits.push_back(z);
   ASSERT_TRUE(cfg.finalize().ok());
 }
@@ -83,7 +90,7 @@ void add_zkey_circuit(Config& cfg, const std::string& id, const std::string& nam
 void add_r1cs_circuit(Config& cfg, const std::string& id, const std::string& name) {
   CircuitSection c;
   c.id = id;
-  c.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/" + name + ".r1cs";
+  c.r1cs = source_dir() + "/tests/circom/" + name + ".r1cs";
   c.test_setup = true;
   cfg.circuits.push_back(c);
   ASSERT_TRUE(cfg.finalize().ok());
@@ -94,10 +101,7 @@ ProofRequest wtns_request(const std::string& id, const std::string& name, size_t
   ProofRequest w;
   w.kind = ProofKind::Generic;
   w.circuit_id = id;
-  // CUZK_SOURCE_DIR in the environment: the checkout on a device machine, where the build's own
-  // source path does not exist.
-  const char* env = std::getenv("CUZK_SOURCE_DIR");
-  const std::string root = env != nullptr && *env != '\0' ? env : CUZK_SOURCE_DIR;
+  const std::string root = source_dir();
   const std::string wtns = read_file(root + "/tests/circom/" + name + ".wtns");
   if (wtns.empty()) ADD_FAILURE() << root << "/tests/circom/" << name << ".wtns is missing or empty";
   w.witnesses.assign(count, wtns);
@@ -299,10 +303,10 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   w.witnesses = {"garbage"};
   expect_invalid(w, "witness 0");
   ASSERT_TRUE(engine.preload_srs("mix").ok());
-  w.witnesses = {read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mul3.wtns")};
+  w.witnesses = {read_file(source_dir() + "/tests/circom/mul3.wtns")};
   expect_invalid(w, "needs");
   // ...and the engine still serves good requests.
-  w.witnesses = {read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns")};
+  w.witnesses = {read_file(source_dir() + "/tests/circom/mix.wtns")};
   auto ok = engine.submit(w);
   ASSERT_TRUE(ok.ok()) << ok.error.message;
   expect_valid(engine, *engine.await(ok.value->job_id, 0ms), "mix");
