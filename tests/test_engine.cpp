@@ -70,11 +70,18 @@ std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The checkout: CUZK_SOURCE_DIR in the environment on a device machine (where the build's own source
+// path does not exist), else the build's.
+std::string source_dir() {
+  const char* env = std::getenv("CUZK_SOURCE_DIR");
+  return env != nullptr && *env != '\0' ? env : CUZK_SOURCE_DIR;
+}
+
 // Registers tests/zkey/<name>.zkey as circuit `id` (the config is finalized again).
 void add_zkey_circuit(Config& cfg, const std::string& id, const std::string& name) {
   CircuitSection z;
   z.id = id;
-  z.zkey = std::string(CUZK_SOURCE_DIR) + "/tests/zkey/" + name + ".zkey";
+  z.zkey = source_dir() + "/tests/zkey/" + name + ".zkey";
   cfg.circuits.push_back(z);
   ASSERT_TRUE(cfg.finalize().ok());
 }
@@ -83,7 +90,7 @@ void add_zkey_circuit(Config& cfg, const std::string& id, const std::string& nam
 void add_r1cs_circuit(Config& cfg, const std::string& id, const std::string& name) {
   CircuitSection c;
   c.id = id;
-  c.r1cs = std::string(CUZK_SOURCE_DIR) + "/tests/circom/" + name + ".r1cs";
+  c.r1cs = source_dir() + "/tests/circom/" + name + ".r1cs";
   c.test_setup = true;
   cfg.circuits.push_back(c);
   ASSERT_TRUE(cfg.finalize().ok());
@@ -94,10 +101,7 @@ ProofRequest wtns_request(const std::string& id, const std::string& name, size_t
   ProofRequest w;
   w.kind = ProofKind::Generic;
   w.circuit_id = id;
-  // CUZK_SOURCE_DIR in the environment: the checkout on a device machine, where the build's own
-  // source path does not exist.
-  const char* env = std::getenv("CUZK_SOURCE_DIR");
-  const std::string root = env != nullptr && *env != '\0' ? env : CUZK_SOURCE_DIR;
+  const std::string root = source_dir();
   const std::string wtns = read_file(root + "/tests/circom/" + name + ".wtns");
   if (wtns.empty()) ADD_FAILURE() << root << "/tests/circom/" << name << ".wtns is missing or empty";
   w.witnesses.assign(count, wtns);
@@ -299,10 +303,10 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   w.witnesses = {"garbage"};
   expect_invalid(w, "witness 0");
   ASSERT_TRUE(engine.preload_srs("mix").ok());
-  w.witnesses = {read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mul3.wtns")};
+  w.witnesses = {read_file(source_dir() + "/tests/circom/mul3.wtns")};
   expect_invalid(w, "needs");
   // ...and the engine still serves good requests.
-  w.witnesses = {read_file(std::string(CUZK_SOURCE_DIR) + "/tests/circom/mix.wtns")};
+  w.witnesses = {read_file(source_dir() + "/tests/circom/mix.wtns")};
   auto ok = engine.submit(w);
   ASSERT_TRUE(ok.ok()) << ok.error.message;
   expect_valid(engine, *engine.await(ok.value->job_id, 0ms), "mix");
@@ -462,6 +466,7 @@ struct FakeDevice {
   std::atomic<int> resident{0};
   int capacity = 8;  // provers that fit at once
   std::atomic<int> built{0};
+  std::chrono::milliseconds delay{0};  // each device stage takes at least this long
 };
 
 class FakeDeviceBackend final : public backend::ProverBackend {
@@ -483,6 +488,7 @@ class FakeDeviceBackend final : public backend::ProverBackend {
     if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0)) {
       throw backend::DeviceFailure(name() + ": injected launch failure");
     }
+    std::this_thread::sleep_for(dev_.delay);
     return cpu_->stage1(w, t);
   }
 
@@ -648,10 +654,14 @@ TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
   EXPECT_GE(
       metric(engine, "cuzk_gpu_resident_bytes{device=\"0\"}") + metric(engine, "cuzk_gpu_resident_bytes{device=\"1\"}"),
       1000);
-  // Two prover workers, one per device.
-  int gpu_workers = 0;
-  for (const auto& w : engine.status().workers) gpu_workers += w.name.rfind("prover-gpu", 0) == 0;
+  // Two prover workers, one per device, and a deadline worker on each.
+  int gpu_workers = 0, deadline = 0;
+  for (const auto& w : engine.status().workers) {
+    gpu_workers += w.name.rfind("prover-gpu", 0) == 0 && w.name.find("-deadline-") == std::string::npos;
+    deadline += w.name.find("-deadline-") != std::string::npos;
+  }
   EXPECT_EQ(gpu_workers, 2);
+  EXPECT_EQ(deadline, 2);
 }
 
 TEST(EngineGpuPool, ADeviceErrorIsRetriedOnTheOtherDevice) {
@@ -750,6 +760,44 @@ TEST(EngineGpuPool, WithoutGpusTheKeysAreLoadedAtPreload) {
   ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
   EXPECT_EQ(devs[0].built, 0);
   EXPECT_GT(srs_host_bytes(engine, "chain:512"), 0u);
+}
+
+// A CRITICAL partition (a WinningPoSt's default) while a long NORMAL one holds the device's prover
+// worker and the batch holds every lookahead slot: it passes the lookahead without a slot, and the
+// device's deadline worker proves it beside the long one (another circuit: another resident
+// prover) instead of after it.
+TEST(EngineGpuPool, ACriticalPartitionRunsBesideALongOne) {
+  TempDir dir;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.synthesis.lookahead = 2;
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0}, devs));
+  devs[0].delay = 400ms;
+  engine.start();
+  for (const char* c : {"chain:2^9", "chain:2^10"}) ASSERT_TRUE(engine.preload_srs(c).ok());
+  auto b = engine.submit(builtin_request("chain:2^9", 6, "", 0, 1));
+  ASSERT_TRUE(b.ok()) << b.error.message;
+  // Wait until the batch holds every slot (partitions wait for the busy prover).
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  auto prove_pending = [&] {
+    uint32_t n = 0;
+    for (const QueueInfo& q : engine.status().queues) n += q.stage == "prove" ? q.pending : 0;
+    return n;
+  };
+  while (prove_pending() < 2 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(2ms);
+  ASSERT_GE(prove_pending(), 2u);
+  auto c = engine.submit(builtin_request("chain:2^10", 1, "", static_cast<int>(Priority::Critical), 2));
+  ASSERT_TRUE(c.ok()) << c.error.message;
+  const JobResult cr = *engine.await(c.value->job_id, 60s);
+  expect_valid(engine, cr, "chain:2^10");
+  ASSERT_EQ(cr.partition_timings.size(), 1u);
+  const PartitionTiming& t = cr.partition_timings[0];
+  // Synthesized at once (no slot to wait for: the batch's would free only every 400 ms), and on
+  // the device at once after that (not after the long partition).
+  EXPECT_LT(t.synthesis_start_ms, 200) << "waited for a lookahead slot";
+  EXPECT_LT(t.prove_start_ms - (t.synthesis_start_ms + t.synthesis_ms), 200) << "waited for the prover worker";
+  EXPECT_EQ(t.backend, "gpu:0");
+  expect_valid(engine, *engine.await(b.value->job_id, 60s), "chain:2^9");
 }
 
 TEST(EngineGpuPool, DeviceMemoryIsABudgetOfItsOwn) {

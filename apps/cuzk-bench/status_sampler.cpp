@@ -8,7 +8,8 @@ StatusSample summarize(const v1::GetStatusResponse& status, double t_s) {
   StatusSample s;
   s.t_s = t_s;
   for (const auto& w : status.workers()) {
-    if (w.name().starts_with("prover")) {
+    // The deadline workers idle unless a CRITICAL proof comes: they would halve the utilization.
+    if (w.name().starts_with("prover") && w.name().find("-deadline-") == std::string::npos) {
       s.prover_busy_s += w.busy_seconds();
       ++s.provers;
     }

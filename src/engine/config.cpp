@@ -278,6 +278,7 @@ std::vector<Field> gpus_fields(GpusSection& s) {
   return {{"backend", set_string(s.backend)},
           {"devices", set_unsigned_array(s.devices)},
           {"workers_per_device", set_unsigned(s.workers_per_device)},
+          {"deadline_workers", set_unsigned(s.deadline_workers)},
           {"g2_msm", set_string(s.g2_msm)},
           {"msm_table_bits", set_unsigned(s.msm_table_bits)}};
 }
@@ -573,12 +574,14 @@ Result<bool> Config::finalize() {
   if (prover.workers < 1) return make_error("prover.workers must be at least 1");
   if (prover.finalize_workers < 1) return make_error("prover.finalize_workers must be at least 1");
   if (gpus.workers_per_device < 1) return make_error("gpus.workers_per_device must be at least 1");
+  if (gpus.deadline_workers > 8) return make_error("gpus.deadline_workers must be at most 8");
   if (gpus.backend != "auto" && gpus.backend != "gpu" && gpus.backend != "cpu") {
     return make_error("gpus.backend = \"" + gpus.backend + "\": expected \"auto\", \"gpu\" or \"cpu\"");
   }
   // Knobs that the chosen backend would ignore are errors rather than silent no-ops.
   if (gpus.backend == "cpu") {
-    for (const char* k : {"gpus.devices", "gpus.workers_per_device", "gpus.g2_msm", "gpus.msm_table_bits"}) {
+    for (const char* k :
+         {"gpus.devices", "gpus.workers_per_device", "gpus.deadline_workers", "gpus.g2_msm", "gpus.msm_table_bits"}) {
       if (explicit_keys.count(k)) {
         return make_error(std::string(k) +
                           " has no effect with gpus.backend = \"cpu\" (nothing runs on a GPU); remove "

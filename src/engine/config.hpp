@@ -40,6 +40,10 @@ struct GpusSection {
   // Prover workers per device. A device holds one prover per circuit (bases and PCE resident), and
   // calls into it are serialized; more workers let different circuits share a device.
   unsigned workers_per_device = 1;
+  // Extra prover workers per device that take only CRITICAL partitions (a WinningPoSt's default):
+  // one is free when the others are busy with a long PoRep partition, so the deadline proof runs
+  // beside it instead of after it. 0: none.
+  unsigned deadline_workers = 1;
   std::string g2_msm = "gpu";  // "gpu" or "cpu": the b_g2 MSM on the CPU, concurrent with the G1 MSMs
   // 0: off; 2..24: precomputed MSM window tables of this width for every resident prover's bases
   // (docs/gpu-msm.md: pays for large MSMs with memory to spare, e.g. 20 for 2^20 circuits whose

@@ -34,6 +34,7 @@ void Engine::build_pipeline(unsigned synth_workers) {
       .label = "synthesis",
       .queue = &synth_q_,
       .gate = &lookahead_,
+      .gate_bypass_priority = static_cast<int>(Priority::Critical),
       .admit = [this](WorkItem& i) { return admit_synthesis(i); },
       .run =
           [this](WorkItem& i, W w) {
@@ -73,8 +74,8 @@ void Engine::build_pipeline(unsigned synth_workers) {
       .seconds = &m_.stage_seconds("verify"),
   });
 
-  auto add = [&](size_t stage, const std::string& name, unsigned lane) {
-    pipeline_.add_worker(stage, name, lane, &m_.worker_busy(name));
+  auto add = [&](size_t stage, const std::string& name, unsigned lane, int min_priority = 0) {
+    pipeline_.add_worker(stage, name, lane, &m_.worker_busy(name), min_priority);
   };
   for (unsigned i = 0; i < 2; ++i) add(load, "loader-" + std::to_string(i), 0);
   for (unsigned i = 0; i < synth_workers; ++i) add(synth, "synth-" + std::to_string(i), i);
@@ -83,6 +84,10 @@ void Engine::build_pipeline(unsigned synth_workers) {
       for (unsigned i = 0; i < config_.gpus.workers_per_device; ++i) {
         add(prove, "prover-gpu" + std::to_string(gpus_->devices()[slot]) + "-" + std::to_string(i),
             static_cast<unsigned>(slot));
+      }
+      for (unsigned i = 0; i < config_.gpus.deadline_workers; ++i) {
+        add(prove, "prover-gpu" + std::to_string(gpus_->devices()[slot]) + "-deadline-" + std::to_string(i),
+            static_cast<unsigned>(slot), static_cast<int>(Priority::Critical));
       }
     }
   } else {

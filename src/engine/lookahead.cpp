@@ -31,6 +31,18 @@ std::optional<SlotToken> Lookahead::take() {
   return SlotToken(this);
 }
 
+std::optional<SlotToken> Lookahead::take_for(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  if (!cv_.wait_for(lock, timeout, [&] { return free_ > 0 || closed_; }) || closed_) return std::nullopt;
+  --free_;
+  return SlotToken(this);
+}
+
+bool Lookahead::closed() const {
+  std::lock_guard lock(mu_);
+  return closed_;
+}
+
 void Lookahead::close() {
   {
     std::lock_guard lock(mu_);

@@ -4,6 +4,7 @@
 // partition as a token and comes back when the token is destroyed: when a prover picks the
 // partition up, or on any other way out (the job failed or was cancelled, the queue closed, the
 // partition was purged). No code path returns a slot by hand.
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -42,6 +43,9 @@ class Lookahead {
   void resize(unsigned slots);
   // Blocks until a slot is free; std::nullopt once closed.
   std::optional<SlotToken> take();
+  // As take(), but gives up with std::nullopt after `timeout` (closed() tells the two apart).
+  std::optional<SlotToken> take_for(std::chrono::milliseconds timeout);
+  bool closed() const;
   // Wakes every take() for good; tokens still held return their slots as usual.
   void close();
   unsigned free_slots() const;

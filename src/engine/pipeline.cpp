@@ -51,13 +51,14 @@ size_t Pipeline::add_stage(Stage stage) {
   return stages_.size() - 1;
 }
 
-void Pipeline::add_worker(size_t stage, std::string name, unsigned lane, Gauge* busy_gauge) {
+void Pipeline::add_worker(size_t stage, std::string name, unsigned lane, Gauge* busy_gauge, int min_priority) {
   if (stage >= stages_.size() || !stages_[stage].queue) throw std::logic_error("a worker needs a stage with a queue");
   auto w = std::make_unique<StageWorker>();
   w->name = std::move(name);
   w->stage = stage;
   w->lane = lane;
   w->busy_gauge = busy_gauge;
+  w->min_priority = min_priority;
   StageWorker& ref = *w;
   {
     std::lock_guard lock(mu_);
@@ -75,15 +76,37 @@ void Pipeline::worker_loop(StageWorker& w) {
   const Stage& s = stages_[w.stage];
   for (;;) {
     SlotToken slot;
-    if (s.gate) {
-      std::optional<SlotToken> t = s.gate->take();
-      if (!t) return;
-      slot = std::move(*t);
+    std::optional<WorkItem> item;
+    if (w.min_priority > 0) {
+      item = s.queue->pop_at_least(w.min_priority);  // no gate: such workers serve deadline work
+      if (!item) return;
+    } else if (s.gate) {
+      if (!pass_gate(s, slot, item)) return;
     }
-    std::optional<WorkItem> item = s.queue->pop();
+    if (!item) item = s.queue->pop();
     if (!item) return;
     if (slot.held()) item->slot = std::move(slot);
     process(w.stage, std::move(*item), w);
+  }
+}
+
+bool Pipeline::pass_gate(const Stage& s, SlotToken& slot, std::optional<WorkItem>& urgent) {
+  // Polls rather than waiting on the gate alone: an urgent item arriving while every slot is
+  // held must be noticed (the poll only runs while the gate is full).
+  if (s.gate_bypass_priority == std::numeric_limits<int>::max()) {
+    std::optional<SlotToken> t = s.gate->take();
+    if (!t) return false;
+    slot = std::move(*t);
+    return true;
+  }
+  constexpr std::chrono::milliseconds kPoll{5};
+  for (;;) {
+    if (std::optional<SlotToken> t = s.gate->take_for(kPoll)) {
+      slot = std::move(*t);
+      return true;
+    }
+    if (s.gate->closed()) return false;
+    if ((urgent = s.queue->try_pop_at_least(s.gate_bypass_priority))) return true;
   }
 }
 

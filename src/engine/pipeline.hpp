@@ -13,6 +13,7 @@
 // item leaving the pipeline, on any path, gives back what it holds (job.hpp: WorkItem's tokens).
 #include <array>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -44,9 +45,12 @@ struct StageWorker;
 
 struct Stage {
   StageId id = StageId::Load;
-  std::string label = {};                     // in error messages; empty: the message alone
-  WorkQueue<WorkItem>* queue = nullptr;       // null: runs on the previous stage's worker, right after it
-  Lookahead* gate = nullptr;                  // a worker takes a slot before it pops; the item carries it
+  std::string label = {};                // in error messages; empty: the message alone
+  WorkQueue<WorkItem>* queue = nullptr;  // null: runs on the previous stage's worker, right after it
+  Lookahead* gate = nullptr;             // a worker takes a slot before it pops; the item carries it
+  // Items of at least this priority pass the gate without a slot: a deadline proof (WinningPoSt)
+  // must not wait until partitions queued at the prover, which hold every slot, get their turn.
+  int gate_bypass_priority = std::numeric_limits<int>::max();
   std::function<bool(WorkItem&)> admit = {};  // optional
   std::function<void(WorkItem&, const StageWorker&)> run = {};
   std::function<std::vector<WorkItem>(WorkItem&, Clock::time_point start, double ms)> done = {};  // optional
@@ -58,6 +62,8 @@ struct StageWorker {
   std::string name;
   size_t stage = 0;   // the stage whose queue it pops
   unsigned lane = 0;  // which of its stage's resources: a synthesis thread pool, a GPU slot
+  // Pops only items of at least this priority (a worker kept free for deadline work); 0: any.
+  int min_priority = 0;
   Gauge* busy_gauge = nullptr;
   // Guarded by Pipeline's lock:
   bool busy = false;
@@ -101,7 +107,7 @@ class Pipeline {
   // needs one before it.
   size_t add_stage(Stage stage);
   // Starts a worker thread on stage `stage` (one with a queue).
-  void add_worker(size_t stage, std::string name, unsigned lane = 0, Gauge* busy_gauge = nullptr);
+  void add_worker(size_t stage, std::string name, unsigned lane = 0, Gauge* busy_gauge = nullptr, int min_priority = 0);
   // Waits for every worker to return (their queues closed and drained, their gates closed).
   void join();
 
@@ -111,6 +117,9 @@ class Pipeline {
 
  private:
   void worker_loop(StageWorker& w);
+  // A slot of s's gate, or (with no slot) an item of at least s.gate_bypass_priority; false once
+  // the gate is closed.
+  bool pass_gate(const Stage& s, SlotToken& slot, std::optional<WorkItem>& urgent);
   void process(size_t stage, WorkItem item, StageWorker& w);
   void forward(size_t stage, WorkItem item, StageWorker& w);
   void set_busy(StageWorker& w, const WorkItem* item);

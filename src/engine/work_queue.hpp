@@ -45,7 +45,9 @@ class WorkQueue {
       // multimap inserts equal keys after the existing ones: FIFO among equals.
       items_.emplace(key, std::move(item));
     }
-    cv_.notify_one();
+    // All: workers wait on different predicates (pop, pop_at_least), one woken could be the
+    // wrong kind.
+    cv_.notify_all();
     return true;
   }
 
@@ -61,6 +63,22 @@ class WorkQueue {
   std::optional<T> pop_for(std::chrono::milliseconds timeout) {
     std::unique_lock lk(mu_);
     cv_.wait_for(lk, timeout, [&] { return !items_.empty() || closed_; });
+    return take_locked();
+  }
+
+  // Blocks until the next item has at least `priority` (a worker kept for deadline work); after
+  // close() std::nullopt.
+  std::optional<T> pop_at_least(int priority) {
+    std::unique_lock lk(mu_);
+    cv_.wait(lk, [&] { return closed_ || (!items_.empty() && items_.begin()->first.priority >= priority); });
+    if (closed_) return std::nullopt;
+    return take_locked();
+  }
+
+  // The next item if it has at least `priority`; never blocks.
+  std::optional<T> try_pop_at_least(int priority) {
+    std::lock_guard lk(mu_);
+    if (items_.empty() || items_.begin()->first.priority < priority) return std::nullopt;
     return take_locked();
   }
 
