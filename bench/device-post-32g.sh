@@ -23,6 +23,7 @@ fails=0
 printf '[gpus]\nbackend = "gpu"\n[srs]\nallow_test_keys = true\n' >"$D/cuzk.toml"
 setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
   --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
+for _ in $(seq 1 120); do [ -S "$D/cuzk.sock" ] && break; sleep 0.5; done  # the daemon's socket
 /usr/bin/time -f "synth-post winning: %e s wall, %U s user, %M KB" "$B/apps/cuzk/cuzk" synth-post --kind winning \
   --sector-size "$SIZE" --out "$D/winning.json" 2>&1 | tail -1
 prove() { # kind, count
