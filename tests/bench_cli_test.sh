@@ -13,17 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 circuit='chain:2^10'
 
-expect_rc() { # expect_rc WANT CMD...
-  local want=$1
-  shift
-  "$@" >"$tmp/out" 2>&1
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: '$*' exited $rc, expected $want"
-    cat "$tmp/out"
-    fail=1
-  fi
-}
+source "$(dirname "$0")/cli_lib.sh"
 # has_keys NAME JSON KEY... : each top-level key (two-space indent of dump(2)) is present.
 has_keys() {
   local name=$1 json=$2

@@ -9,20 +9,7 @@ cuzk=$1
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-expect_rc() {  # expect_rc WANT CMD...
-  local want=$1
-  shift
-  "$@" >"$tmp/out" 2>&1
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: '$*' exited $rc, expected $want"
-    cat "$tmp/out"
-    fail=1
-  fi
-}
-expect_out() {  # expect_out TEXT: the last command's output contains TEXT
-  grep -qF -- "$1" "$tmp/out" || { echo "FAIL: output lacks '$1':"; cat "$tmp/out"; fail=1; }
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 # The official name of the 2 KiB PoRep files (rust-fil-proofs parameters.json).
 stem=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f

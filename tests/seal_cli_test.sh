@@ -7,17 +7,7 @@ cuzk=$1
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-expect_rc() {  # expect_rc WANT CMD...
-  local want=$1
-  shift
-  "$@" >"$tmp/out" 2>&1
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: '$*' exited $rc, expected $want"
-    cat "$tmp/out"
-    fail=1
-  fi
-}
+source "$(dirname "$0")/cli_lib.sh"
 has_keys() {  # has_keys WHAT JSON KEYS...
   local what=$1 out=$2
   shift 2

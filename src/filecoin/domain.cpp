@@ -32,4 +32,14 @@ std::string to_hex(const Bytes32& b) {
   return s;
 }
 
+Bytes32 random_fr_bytes(Xoshiro256& rng) {
+  Bytes32 b;
+  for (size_t i = 0; i < 32; i += 8) {
+    const uint64_t w = rng();
+    for (size_t j = 0; j < 8; ++j) b[i + j] = static_cast<uint8_t>(w >> (8 * j));
+  }
+  b[31] &= 0x3f;
+  return b;
+}
+
 }  // namespace cuzk::filecoin

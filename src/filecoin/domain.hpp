@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ff/bls12_381.hpp"
+#include "util/rng.hpp"
 
 namespace cuzk::filecoin {
 
@@ -24,6 +25,9 @@ bool is_canonical_fr(const Bytes32& b);
 // The Fr the bytes encode (little-endian); throws std::invalid_argument when not canonical.
 Fr to_fr(const Bytes32& b);
 Bytes32 to_bytes(const Fr& x);
+// 254 random bits from `rng` (little-endian words): below 2^254 < r, so always a canonical field
+// element (synthetic sectors and vanilla proofs).
+Bytes32 random_fr_bytes(Xoshiro256& rng);
 // Lower-case hex of the bytes in order (for messages and tests).
 std::string to_hex(const Bytes32& b);
 

@@ -17,17 +17,6 @@ uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// 254 random bits: below 2^254 < r, so always a canonical field element.
-Bytes32 random_fr_bytes(Xoshiro256& rng) {
-  Bytes32 b;
-  for (size_t i = 0; i < 32; i += 8) {
-    const uint64_t w = rng();
-    for (size_t j = 0; j < 8; ++j) b[i + j] = static_cast<uint8_t>(w >> (8 * j));
-  }
-  b[31] &= 0x3f;
-  return b;
-}
-
 // Every value of a sector comes from its own stream keyed by its place, so the content does not
 // depend on the order (or the threads) it is made in.
 struct SectorContent {

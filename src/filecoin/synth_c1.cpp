@@ -21,16 +21,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-Bytes32 random_node(Xoshiro256& rng) {
-  Bytes32 b;
-  for (size_t i = 0; i < 32; i += 8) {
-    const uint64_t w = rng();
-    for (size_t j = 0; j < 8; ++j) b[i + j] = static_cast<uint8_t>(w >> (8 * j));
-  }
-  b[31] &= 0x3f;
-  return b;
-}
-
 Bytes32 column_hash(const std::vector<Bytes32>& rows) {
   std::vector<Fr> f;
   for (const auto& r : rows) f.push_back(to_fr(r));
@@ -85,7 +75,7 @@ SparseSectorProofs sparse_sector_proofs(const RegisteredSealProof& proof, const 
   // Random labels for every column in node order (so they depend on the seed only); the
   // challenged nodes' rows are overwritten below.
   for (auto& [node, rows] : out.columns) {
-    for (uint32_t l = 0; l < s.layers; ++l) rows.push_back(random_node(rng));
+    for (uint32_t l = 0; l < s.layers; ++l) rows.push_back(random_fr_bytes(rng));
   }
   for (uint32_t layer = 1; layer <= s.layers; ++layer) {
     for (uint64_t c : challenged) {  // increasing: a DRG parent that is a challenge is done first
@@ -111,8 +101,8 @@ SparseSectorProofs sparse_sector_proofs(const RegisteredSealProof& proof, const 
   for (uint64_t c : challenged) {
     r_leaves.emplace(c, to_bytes(to_fr(out.columns.at(c).back()) + to_fr(data_value)));
   }
-  const SparseTree tree_c(tree_rc_layout(s), random_node(rng), c_leaves);
-  const SparseTree tree_r(tree_rc_layout(s), random_node(rng), r_leaves);
+  const SparseTree tree_c(tree_rc_layout(s), random_fr_bytes(rng), c_leaves);
+  const SparseTree tree_r(tree_rc_layout(s), random_fr_bytes(rng), r_leaves);
   out.comm_d = tree_d.root();
   out.comm_c = tree_c.root();
   out.comm_r_last = tree_r.root();
@@ -132,12 +122,12 @@ SealCommitPhase1Output make_valid_synthetic_c1(const RegisteredSealProof& proof,
 SealCommitPhase1Output make_valid_synthetic_c1(const RegisteredSealProof& proof, uint64_t rng_seed,
                                                const Bytes32& prover_id, uint64_t sector_id) {
   Xoshiro256 rng(rng_seed);
-  const Bytes32 data_value = random_node(rng);
+  const Bytes32 data_value = random_fr_bytes(rng);
   SealParams params;
   params.prover_id = prover_id;
   params.sector_id = sector_id;
   for (auto* b : {&params.ticket, &params.seed}) {
-    *b = random_node(rng);
+    *b = random_fr_bytes(rng);
     (*b)[31] |= 0x01;  // non-zero
   }
   if (proof.challenge_mode != ChallengeMode::kInteractive) {
