@@ -338,6 +338,44 @@ TEST(R1cs, TestCsRejectsDuplicateNamesAndNamespacesNest) {
   EXPECT_THROW(t.pop_namespace(), SynthesisError);
 }
 
+// Repeats are found among thousands of paths (the name table grows several times) and across
+// variables, inputs and constraints, which share one namespace of paths.
+TEST(R1cs, TestCsFindsRepeatsAcrossKindsAndGrowth) {
+  TestCS t;
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const SynthesisError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  for (int i = 0; i < 3000; ++i) {
+    // (std::string(1, c) += ...: GCC 12 warns falsely (-Wrestrict) about "x" + std::string.)
+    auto name = [](char c, int k) { return std::string(1, c) += std::to_string(k); };
+    auto ns = t.namespace_([&] { return name('n', i % 7); });
+    Variable v = t.alloc([&] { return name('x', i); }, [] { return Fr::one(); });
+    t.enforce([&] { return name('c', i); }, [&](LC lc) { return lc + v; }, [](LC lc) { return lc + Variable::one(); },
+              [&](LC lc) { return lc + v; });
+  }
+  EXPECT_TRUE(t.is_satisfied());
+  EXPECT_EQ(t.num_constraints(), 3000u);
+  EXPECT_EQ(t.name_of(Variable::aux(2999)), "n3/x2999");
+  {
+    auto ns = t.namespace_([] { return "n5"; });  // 5, 12, ..., 2994 live here
+    EXPECT_EQ(message([&] { t.alloc([] { return "c12"; }, [] { return Fr::one(); }); }),
+              "TestCS: name 'n5/c12' is used twice");
+    EXPECT_EQ(message([&] { t.alloc_input([] { return "x2994"; }, [] { return Fr::one(); }); }),
+              "TestCS: name 'n5/x2994' is used twice");
+    EXPECT_EQ(message([&] { t.alloc([] { return "x2995"; }, [] { return Fr::one(); }); }), "(no error)");
+  }
+  EXPECT_EQ(message([&] {
+              t.enforce([] { return "ONE"; }, [](LC lc) { return lc; }, [](LC lc) { return lc; },
+                        [](LC lc) { return lc; });
+            }),
+            "TestCS: name 'ONE' is used twice");
+}
+
 TEST(R1cs, UnallocatedVariablesAndDoubleFinalizeAreErrors) {
   RecordingCS r;
   EXPECT_THROW(r.enforce([] { return ""; }, [](LC lc) { return lc + Variable::aux(0); }, [](LC lc) { return lc; },

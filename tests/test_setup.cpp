@@ -166,8 +166,12 @@ TEST(Setup, FixedBaseG2) {
 TEST(Setup, DefaultWindowGrowsWithCount) {
   EXPECT_LE(FixedBaseTable<ec::G1Config>::default_window(1), 6u);
   EXPECT_GE(FixedBaseTable<ec::G1Config>::default_window(1 << 20), 10u);
-  EXPECT_LE(FixedBaseTable<ec::G1Config>::default_window(size_t{1} << 30), 13u);
-  EXPECT_LE(FixedBaseTable<ec::G2Config>::default_window(size_t{1} << 30), 12u);
+  // Rows (2^w entries) stay within 8 MiB however many points: 16 bits for G1, 15 for G2.
+  EXPECT_EQ(FixedBaseTable<ec::G1Config>::default_window(size_t{1} << 30), 16u);
+  EXPECT_EQ(FixedBaseTable<ec::G2Config>::default_window(size_t{1} << 30), 15u);
+  // A 2 KiB PoRep key: 10.2 M G1 points, 0.69 M G2 points.
+  EXPECT_EQ(FixedBaseTable<ec::G1Config>::default_window(10'240'446), 16u);
+  EXPECT_EQ(FixedBaseTable<ec::G2Config>::default_window(685'525), 15u);
 }
 
 TEST(Setup, Cubic) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "poly/domain.hpp"
+#include "util/mapped_file.hpp"
 #include "util/rng.hpp"
 
 namespace cuzk::groth16 {
@@ -148,21 +149,24 @@ QapAtTau evaluate_qap(const pce::Pce& pce, const Fr& tau, ThreadPool* pool_ptr) 
 
 template <class C>
 unsigned FixedBaseTable<C>::default_window(size_t n) {
-  // A block of points reads one table row (2^w - 1 entries) at random per window: rows larger than
-  // ~512 KiB spill out of L2 and every addition waits on memory (measured: a 426 KiB G1 row costs
-  // ~35% more per addition than a 26 KiB one), which cancels the saving of fewer windows.
-  constexpr size_t kMaxRowBytes = size_t{512} << 10;
+  // A block of points reads one table row (2^w - 1 entries) at random per window. Measured on the
+  // 2-core CI machine (2 MiB L2 per core, a large L3; one thread, batch-affine G1): 226 ns per
+  // addition from a 26 KiB row, 251 from 426 KiB, 278 from 6.8 MiB (huge pages, entries prefetched
+  // a few points ahead), so wider rows still pay: 16 windows instead of 22 for a 10 M-point key.
+  // Rows past ~8 MiB cost more per addition again (w = 18: 309 ns) and take seconds to build.
+  constexpr size_t kMaxRowBytes = size_t{8} << 20;
   unsigned best = 2;
   double best_cost = 0;
   for (unsigned w = 2; w <= 20; ++w) {
     const size_t windows = (kScalarBits + w - 1) / w;
     const size_t entries = windows * ((size_t{1} << w) - 1);
     if (w > 2 && (size_t{1} << w) * sizeof(Affine) > kMaxRowBytes) break;
-    // Per point: one addition per window; table: one mixed addition per entry plus the batch
-    // conversion (about as much again); per block of points and window: one field inversion
-    // (counted as ~60 additions; it dominates for a handful of points).
+    // Per point: one addition per window; table: one mixed addition per entry plus its share of
+    // the batch conversion (measured: ~3 batch-affine additions per entry); per block of points
+    // and window: one field inversion (counted as ~60 additions; it dominates for a handful of
+    // points).
     const double blocks = n < 64 ? 0.0 : static_cast<double>((n + kMulBlock - 1) / kMulBlock);
-    const double cost = static_cast<double>(n) * static_cast<double>(windows) + 2.0 * static_cast<double>(entries) +
+    const double cost = static_cast<double>(n) * static_cast<double>(windows) + 3.0 * static_cast<double>(entries) +
                         60.0 * static_cast<double>(windows) * blocks;
     if (w == 2 || cost < best_cost) {
       best = w;
@@ -181,6 +185,9 @@ FixedBaseTable<C>::FixedBaseTable(const Affine& base, unsigned window_bits, size
   w_ = window_bits;
   windows_ = (kScalarBits + w_ - 1) / w_;
   row_ = (size_t{1} << w_) - 1;
+  // Read at random: in huge pages where the kernel allows them (a TLB miss per read otherwise).
+  table_.reserve(windows_ * row_);
+  advise_huge_pages(table_.data(), table_.capacity() * sizeof(Affine));
   table_.resize(windows_ * row_);
   // 2^(w i) P for every window, in affine.
   std::vector<Jacobian> starts(windows_);
@@ -227,7 +234,7 @@ typename FixedBaseTable<C>::Jacobian FixedBaseTable<C>::mul(const Fr& k) const {
 // window every accumulator that gets a non-zero digit adds its table entry with an affine addition
 // whose slope denominators share one field inversion (Montgomery's trick): about 5M + 1S per
 // addition instead of 7M + 4S for a mixed Jacobian addition, no conversion at the end, and the
-// block walks the table one window row at a time (cache-friendly).
+// block walks the table one window row at a time.
 template <class C>
 void FixedBaseTable<C>::mul_block(std::span<const Fr> scalars, std::span<Affine> out) const {
   using F = typename C::Base;
@@ -243,68 +250,60 @@ void FixedBaseTable<C>::mul_block(std::span<const Fr> scalars, std::span<Affine>
     e[i] = scalars[i].to_canonical();
     out[i] = Affine();
   }
-  struct Pending {
-    uint32_t i;
-    bool dbl;
-    const Affine* p;
+  // Per pending addition: its accumulator, the slope's numerator and denominator and the added
+  // point's x, stored in order so that the backward pass reads the table no more.
+  std::vector<uint32_t> acc(n), digits(n);
+  std::vector<F> prefix(n), dens(n), nums(n), xs(n);
+  // Entries are read at random from rows up to a few MiB: each is prefetched this many points
+  // before its use (all of a block's at once would evict each other from L1 before use).
+  constexpr size_t kAhead = 16;
+  auto prefetch = [](const Affine* p) {
+    __builtin_prefetch(p);
+    __builtin_prefetch(reinterpret_cast<const char*>(p) + sizeof(Affine) - 1);
   };
-  std::vector<Pending> pend(n);
-  std::vector<F> prefix(n), dens(n);
-  std::vector<uint32_t> digits(n);
   for (unsigned k = 0; k < windows_; ++k) {
-    const Affine* row = table_.data() + k * row_;
+    const Affine* row = table_.data() + k * row_;  // digit d at row[d - 1]
+    for (size_t i = 0; i < n; ++i) digits[i] = window_digit(e[i], k * w_, w_);
+    for (size_t i = 0; i < std::min(n, kAhead); ++i) {
+      if (digits[i] != 0) prefetch(row + digits[i] - 1);
+    }
     size_t cnt = 0;
     F run = F::one();
-    // The digits first, prefetching their table entries (random access into a row that may not
-    // fit in L1/L2: without this the loop waits on cache misses).
     for (size_t i = 0; i < n; ++i) {
-      digits[i] = window_digit(e[i], k * w_, w_);
-      if (digits[i] != 0) __builtin_prefetch(&row[digits[i] - 1]);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t d = digits[i];
-      if (d == 0) continue;
-      const Affine& p = row[d - 1];
+      if (i + kAhead < n && digits[i + kAhead] != 0) prefetch(row + digits[i + kAhead] - 1);
+      if (digits[i] == 0) continue;
+      const Affine& p = row[digits[i] - 1];
       Affine& a = out[i];
       if (a.infinity) {
         a = p;
         continue;
       }
-      F den;
-      bool dbl = false;
       if (a.x == p.x) {
         if (!(a.y == p.y)) {  // a = -p
           a = Affine();
           continue;
         }
-        den = a.y.dbl();
-        dbl = true;
+        const F xx = a.x.square();  // a = p: the tangent's slope 3x^2 / 2y
+        nums[cnt] = xx.dbl() + xx;
+        dens[cnt] = a.y.dbl();
       } else {
-        den = p.x - a.x;
+        nums[cnt] = p.y - a.y;
+        dens[cnt] = p.x - a.x;
       }
-      pend[cnt] = {static_cast<uint32_t>(i), dbl, &p};
+      acc[cnt] = static_cast<uint32_t>(i);
+      xs[cnt] = p.x;
       prefix[cnt] = run;
-      dens[cnt] = den;
-      run *= den;
+      run *= dens[cnt];
       ++cnt;
     }
     if (cnt == 0) continue;
     F inv = run.inverse();
     for (size_t j = cnt; j-- > 0;) {
-      const F dinv = inv * prefix[j];
+      const F lambda = nums[j] * (inv * prefix[j]);
       inv *= dens[j];
-      Affine& a = out[pend[j].i];
-      const Affine& p = *pend[j].p;
-      F lambda;
-      if (pend[j].dbl) {
-        const F xx = a.x.square();
-        lambda = (xx.dbl() + xx) * dinv;
-      } else {
-        lambda = (p.y - a.y) * dinv;
-      }
-      const F x3 = lambda.square() - a.x - p.x;
-      const F y3 = lambda * (a.x - x3) - a.y;
-      a = Affine(x3, y3);
+      Affine& a = out[acc[j]];
+      const F x3 = lambda.square() - a.x - xs[j];
+      a = Affine(x3, lambda * (a.x - x3) - a.y);
     }
   }
 }
