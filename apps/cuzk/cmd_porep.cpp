@@ -18,6 +18,7 @@
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
@@ -101,7 +102,7 @@ int porep_prove(const Groth16Options& o) {
   const double pce_s = since(t1);
 
   const auto t2 = Clock::now();
-  const groth16::ProvingKey pk = must(groth16::read_params(o.params));
+  const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
   const double params_s = since(t2);
 
   const auto t3 = Clock::now();

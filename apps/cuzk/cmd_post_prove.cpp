@@ -17,6 +17,7 @@
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "post_cli.hpp"
@@ -78,7 +79,7 @@ int post_prove(const Groth16Options& o) {
     throw std::runtime_error((o.pce.empty() ? id : o.pce) + ": the circuit has " + std::to_string(pce.num_inputs()) +
                              " inputs; a " + id + " partition has " + std::to_string(l.inputs.size() + 1));
   }
-  const groth16::ProvingKey pk = must(groth16::read_params(o.params));
+  const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
   filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs);
   const std::vector<groth16::Witness> ws{{a.inputs, a.aux}};
   const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(
