@@ -848,6 +848,10 @@ TEST_F(GrpcServiceTest, StatusJsonIsWellFormed) {
       << j;
   EXPECT_NE(j.find("\"circuits\":[\"chain:2^10\",\"filecoin-like:2^16\"]"), std::string::npos) << j;
   EXPECT_NE(j.find("\"busy_seconds\":1.500"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"operations\":[{\"what\":\"test_keys\",\"circuit_id\":\"porep:32GiB\",\"unit\":\"points\","
+                   "\"done\":250,\"total\":1000,\"fraction\":0.250,\"elapsed_seconds\":12.500}]"),
+            std::string::npos)
+      << j;
 }
 
 // ---- logging ----

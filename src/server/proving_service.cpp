@@ -605,6 +605,15 @@ std::string ProvingService::status_json() {
     str("path", p.path);
     num("size_bytes", p.size_bytes, false);
   });
+  array("operations", s.operations, [&](const engine::OperationInfo& op) {
+    str("what", op.what);
+    str("circuit_id", op.circuit_id);
+    str("unit", op.unit);
+    num("done", op.done);
+    num("total", op.total);
+    num("fraction", op.fraction);
+    num("elapsed_seconds", op.elapsed_seconds, false);
+  });
   append_json_key(out, "circuits");
   out += '[';
   for (size_t i = 0; i < s.circuits.size(); ++i) {
