@@ -72,11 +72,10 @@ std::optional<filecoin::PorepCircuitShape> porep_shape_of(const std::string& cir
 }
 
 pce::Pce porep_pce(const filecoin::PorepCircuitShape& shape, const std::string& circuit_id, bool quiet) {
-  r1cs::CompactR1cs r;
-  {
-    Progress bar("record " + circuit_id, 1, !quiet);
-    r = filecoin::record_porep_circuit_replicated(shape, ThreadPool::global());
-  }
+  // No progress hook in recording or building: the bar shows the time they take.
+  Progress bar("extracting the PCE of " + circuit_id, 0, !quiet);
+  ProgressTicker ticker(bar);
+  const r1cs::CompactR1cs r = filecoin::record_porep_circuit_replicated(shape, ThreadPool::global());
   return pce::build_pce(r, {circuit_id, {}, false});
 }
 
