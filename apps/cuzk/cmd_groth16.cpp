@@ -97,7 +97,7 @@ Circuit load_circuit(const Groth16Options& o) {
   if (const auto shape = porep_shape_of(o.circuit, o.sector_size)) {
     c.pce = porep_pce(*shape, "porep:" + filecoin::sector_size_name(shape->nodes * 32), o.quiet);
   } else if (const filecoin::RegisteredPostProof* post = post_proof_of(o.circuit)) {
-    c.pce = post_pce(*post, o.circuit);
+    c.pce = post_pce(*post, o.circuit, o.quiet);
   } else if (!o.pce.empty()) {
     c.pce = must(pce::load_pce(o.pce));
   } else if (!o.r1cs.empty()) {
