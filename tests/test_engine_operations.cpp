@@ -67,9 +67,15 @@ TEST(Operations, ListsRunningOperationsWithTheirProgressUntilTheyEnd) {
     ASSERT_EQ(ops.snapshot().size(), 1u);
   }
   EXPECT_TRUE(ops.snapshot().empty());
-  EXPECT_EQ(log.count("operation_start"), 2u);
+  try {
+    Operations::Handle op = ops.start("gpu_prover", "chain:2^10", "points");
+    throw std::runtime_error("device error");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_TRUE(ops.snapshot().empty());
+  EXPECT_EQ(log.count("operation_start"), 3u);
   EXPECT_EQ(log.count("operation_end"), 1u);
-  EXPECT_EQ(log.count("operation_failed"), 1u);
+  EXPECT_EQ(log.count("operation_failed"), 2u);    // "disk full", and the exception
   EXPECT_EQ(log.count("operation_progress"), 0u);  // under the 10 s interval
 }
 

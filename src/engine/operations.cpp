@@ -26,6 +26,7 @@ Operations::Handle& Operations::Handle::operator=(Handle&& o) noexcept {
     end();
     ops_ = std::exchange(o.ops_, nullptr);
     id_ = o.id_;
+    exceptions_ = o.exceptions_;
   }
   return *this;
 }
@@ -92,7 +93,8 @@ void Operations::maybe_log(Entry& e) {
 
 void Operations::set_error(uint64_t id, const std::string& error) {
   std::lock_guard lock(mu_);
-  if (auto it = running_.find(id); it != running_.end()) it->second.error = error;
+  // The first reason stays (a caller's message before the destructor's "ended by an exception").
+  if (auto it = running_.find(id); it != running_.end() && it->second.error.empty()) it->second.error = error;
 }
 
 void Operations::finish(uint64_t id) {

@@ -5,6 +5,7 @@
 // a 32 GiB key is thousands of chunks). Thread-safe.
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -30,15 +31,19 @@ class Operations {
   class Handle {
    public:
     Handle() = default;
-    Handle(Handle&& o) noexcept : ops_(o.ops_), id_(o.id_) { o.ops_ = nullptr; }
+    Handle(Handle&& o) noexcept : ops_(o.ops_), id_(o.id_), exceptions_(o.exceptions_) { o.ops_ = nullptr; }
     Handle& operator=(Handle&& o) noexcept;
     Handle(const Handle&) = delete;
     Handle& operator=(const Handle&) = delete;
-    ~Handle() { end(); }
+    // An exception unwinding through it ends the operation as failed.
+    ~Handle() {
+      if (ops_ && std::uncaught_exceptions() > exceptions_) fail("ended by an exception");
+      end();
+    }
 
     // Progress so far; any thread, as often as the work likes (logging is rate-limited).
     void progress(uint64_t done, uint64_t total);
-    // Marks the operation failed: its end line says so.
+    // Marks the operation failed (the first reason given stays): its end line says so.
     void fail(const std::string& error);
     // Ends it now (the destructor does it otherwise); idempotent.
     void end();
@@ -48,6 +53,7 @@ class Operations {
     Handle(Operations* ops, uint64_t id) : ops_(ops), id_(id) {}
     Operations* ops_ = nullptr;
     uint64_t id_ = 0;
+    int exceptions_ = std::uncaught_exceptions();  // in flight when it started
   };
 
   explicit Operations(std::chrono::milliseconds log_interval = std::chrono::seconds(10))
