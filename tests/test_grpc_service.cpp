@@ -129,6 +129,7 @@ class FakeEngine final : public eng::EngineApi {
     s.memory_limit_bytes = 2000;
     s.rss_bytes = 3000;
     s.peak_rss_bytes = 4000;
+    s.operations.push_back({"test_keys", "porep:32GiB", "points", 250, 1000, 0.25, 12.5});
     return s;
   }
 
@@ -536,6 +537,14 @@ TEST_F(GrpcServiceTest, GetStatusFillsSeedAndExtensionFields) {
   EXPECT_EQ(r.version(), "9.9.9-test");
   ASSERT_EQ(r.circuits_size(), 2);
   EXPECT_EQ(r.circuits(1), "filecoin-like:2^16");
+  ASSERT_EQ(r.operations_size(), 1);  // field 51: a long operation and its progress
+  EXPECT_EQ(r.operations(0).what(), "test_keys");
+  EXPECT_EQ(r.operations(0).circuit_id(), "porep:32GiB");
+  EXPECT_EQ(r.operations(0).unit(), "points");
+  EXPECT_EQ(r.operations(0).done(), 250u);
+  EXPECT_EQ(r.operations(0).total(), 1000u);
+  EXPECT_DOUBLE_EQ(r.operations(0).fraction(), 0.25);
+  EXPECT_DOUBLE_EQ(r.operations(0).elapsed_seconds(), 12.5);
 }
 
 TEST_F(GrpcServiceTest, GetMetricsHasEngineAndGrpcMetrics) {
@@ -839,6 +848,10 @@ TEST_F(GrpcServiceTest, StatusJsonIsWellFormed) {
       << j;
   EXPECT_NE(j.find("\"circuits\":[\"chain:2^10\",\"filecoin-like:2^16\"]"), std::string::npos) << j;
   EXPECT_NE(j.find("\"busy_seconds\":1.500"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"operations\":[{\"what\":\"test_keys\",\"circuit_id\":\"porep:32GiB\",\"unit\":\"points\","
+                   "\"done\":250,\"total\":1000,\"fraction\":0.250,\"elapsed_seconds\":12.500}]"),
+            std::string::npos)
+      << j;
 }
 
 // ---- logging ----

@@ -71,6 +71,16 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
     j["loaded_pce"].push_back(
         {{"circuit_id", x.circuit_id()}, {"size_bytes", x.size_bytes()}, {"state", x.state()}, {"path", x.path()}});
   }
+  j["operations"] = nlohmann::json::array();
+  for (const auto& op : s.operations()) {
+    j["operations"].push_back({{"what", op.what()},
+                               {"circuit_id", op.circuit_id()},
+                               {"done", op.done()},
+                               {"total", op.total()},
+                               {"unit", op.unit()},
+                               {"fraction", rounded(op.fraction(), 4)},
+                               {"elapsed_seconds", rounded(op.elapsed_seconds(), 1)}});
+  }
   j["gpus"] = nlohmann::json::array();
   for (const auto& g : s.gpus()) {
     j["gpus"].push_back({{"ordinal", g.ordinal()},
@@ -118,6 +128,17 @@ void print_status(const v1::GetStatusResponse& s) {
                  busy ? std::to_string(w.current_partition()) : "-", fmt_fixed(w.busy_seconds(), 1)});
   }
   section("workers", workers);
+  // Long operations (test-only keys, PCE extraction, device provers) first after the workers: they
+  // explain why a first proof waits.
+  Table ops({"operation", "circuit", "progress", "elapsed s"});
+  for (const auto& op : s.operations()) {
+    const std::string progress = op.total() == 0
+                                     ? "-"
+                                     : fmt_fixed(100.0 * op.fraction(), 1) + "% (" + std::to_string(op.done()) + "/" +
+                                           std::to_string(op.total()) + " " + op.unit() + ")";
+    ops.add({op.what(), op.circuit_id(), progress, fmt_fixed(op.elapsed_seconds(), 1)});
+  }
+  section("operations", ops);
   Table queues({"kind", "priority", "stage", "pending", "in progress"});
   for (const auto& q : s.queues()) {
     queues.add({q.proof_kind(), priority_name(q.priority()), q.stage().empty() ? "-" : q.stage(),

@@ -30,6 +30,7 @@
 #include "groth16/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
+#include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
 #include "pce/matvec.hpp"
@@ -96,7 +97,7 @@ Circuit load_circuit(const Groth16Options& o) {
   if (const auto shape = porep_shape_of(o.circuit, o.sector_size)) {
     c.pce = porep_pce(*shape, "porep:" + filecoin::sector_size_name(shape->nodes * 32), o.quiet);
   } else if (const filecoin::RegisteredPostProof* post = post_proof_of(o.circuit)) {
-    c.pce = post_pce(*post, o.circuit);
+    c.pce = post_pce(*post, o.circuit, o.quiet);
   } else if (!o.pce.empty()) {
     c.pce = must(pce::load_pce(o.pce));
   } else if (!o.r1cs.empty()) {
@@ -214,8 +215,7 @@ int prove_params_cmd(const Groth16Options& o) {
   const bool json_out = ends_with(o.proof, ".json");
   if (json_out && inputs.size() != 1)
     throw UsageError("a proof.json holds one proof: use a binary --proof for several");
-  groth16::ParamsReadOptions ro;
-  const groth16::ProvingKey pk = must(groth16::read_params(o.params, ro));
+  const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet);
   const double load_s = since(t0);
   const auto t1 = Clock::now();
   const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(

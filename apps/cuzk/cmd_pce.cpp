@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -110,25 +111,33 @@ int run_extract(const PceOptions& o) {
   pce::BuildOptions bo;
   bo.circuit_id = o.circuit_id;
   bo.encoding = parse_encoding(o.encoding);
+  std::optional<circuits::BuiltinSpec> spec;
+  if (o.r1cs.empty() && !o.circuit.empty()) {
+    auto parsed = circuits::parse_builtin(o.circuit);
+    if (!parsed) {
+      std::cerr << "cuzk: error: " << parsed.error();
+      return 2;
+    }
+    spec = *parsed;
+    if (bo.circuit_id.empty()) bo.circuit_id = "builtin:" + spec->name();
+  } else if (o.r1cs.empty() && bo.encoding && *bo.encoding != pce::CoeffEncoding::Dict8) {
+    std::cerr << "cuzk: error: --synthetic-porep PCEs are dict8\n";
+    return 2;
+  }
   const auto t0 = Clock::now();
   Result<pce::Pce> p = make_error("no source");
-  if (!o.r1cs.empty()) {
-    p = pce::pce_from_circom_file(o.r1cs, bo);
-  } else if (!o.circuit.empty()) {
-    auto spec = circuits::parse_builtin(o.circuit);
-    if (!spec) {
-      std::cerr << "cuzk: error: " << spec.error();
-      return 2;
+  {
+    // No progress hook in recording or building: the bar shows the time they take.
+    Progress bar("extracting " + o.output, 0, !o.json && !o.quiet);
+    ProgressTicker ticker(bar);
+    if (!o.r1cs.empty()) {
+      p = pce::pce_from_circom_file(o.r1cs, bo);
+    } else if (spec) {
+      p = pce::build_pce(circuits::record_builtin(*spec), bo);
+    } else {
+      p = pce::synthetic_pce(pce::SyntheticShape::porep_32g(o.synthetic_scale),
+                             o.circuit_id.empty() ? "synthetic:porep-32g" : o.circuit_id);
     }
-    if (bo.circuit_id.empty()) bo.circuit_id = "builtin:" + spec->name();
-    p = pce::build_pce(circuits::record_builtin(*spec), bo);
-  } else {
-    if (bo.encoding && *bo.encoding != pce::CoeffEncoding::Dict8) {
-      std::cerr << "cuzk: error: --synthetic-porep PCEs are dict8\n";
-      return 2;
-    }
-    p = pce::synthetic_pce(pce::SyntheticShape::porep_32g(o.synthetic_scale),
-                           o.circuit_id.empty() ? "synthetic:porep-32g" : o.circuit_id);
   }
   if (!p) {
     std::cerr << "cuzk: error: " << p.error() << "\n";

@@ -18,6 +18,7 @@
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
@@ -71,11 +72,10 @@ std::optional<filecoin::PorepCircuitShape> porep_shape_of(const std::string& cir
 }
 
 pce::Pce porep_pce(const filecoin::PorepCircuitShape& shape, const std::string& circuit_id, bool quiet) {
-  r1cs::CompactR1cs r;
-  {
-    Progress bar("record " + circuit_id, 1, !quiet);
-    r = filecoin::record_porep_circuit_replicated(shape, ThreadPool::global());
-  }
+  // No progress hook in recording or building: the bar shows the time they take.
+  Progress bar("extracting the PCE of " + circuit_id, 0, !quiet);
+  ProgressTicker ticker(bar);
+  const r1cs::CompactR1cs r = filecoin::record_porep_circuit_replicated(shape, ThreadPool::global());
   return pce::build_pce(r, {circuit_id, {}, false});
 }
 
@@ -101,7 +101,7 @@ int porep_prove(const Groth16Options& o) {
   const double pce_s = since(t1);
 
   const auto t2 = Clock::now();
-  const groth16::ProvingKey pk = must(groth16::read_params(o.params));
+  const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
   const double params_s = since(t2);
 
   const auto t3 = Clock::now();

@@ -17,10 +17,12 @@
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "post_cli.hpp"
 #include "util/atomic_file.hpp"
+#include "util/progress.hpp"
 #include "util/rng.hpp"
 
 namespace cuzk::cli {
@@ -64,7 +66,10 @@ const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit) {
   return &filecoin::default_post_proof(type, filecoin::parse_sector_size(circuit.substr(colon + 1)));
 }
 
-pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string& id) {
+pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string& id, bool quiet) {
+  // No progress hook in recording or building (WindowPoSt at 32 GiB: 125 M constraints).
+  Progress bar("extracting the PCE of " + id, 0, !quiet);
+  ProgressTicker ticker(bar);
   return pce::build_pce(filecoin::record_post_circuit(proof), {id, {}, false});
 }
 
@@ -73,12 +78,12 @@ int post_prove(const Groth16Options& o) {
   const LoadedPost l = load_post(o.post);
   const filecoin::RegisteredPostProof& proof = *l.file.proof;
   const std::string id = filecoin::post_circuit_id(proof);
-  const pce::Pce pce = o.pce.empty() ? post_pce(proof, id) : must(pce::load_pce(o.pce));
+  const pce::Pce pce = o.pce.empty() ? post_pce(proof, id, o.quiet || o.json) : must(pce::load_pce(o.pce));
   if (pce.num_inputs() != l.inputs.size() + 1) {
     throw std::runtime_error((o.pce.empty() ? id : o.pce) + ": the circuit has " + std::to_string(pce.num_inputs()) +
                              " inputs; a " + id + " partition has " + std::to_string(l.inputs.size() + 1));
   }
-  const groth16::ProvingKey pk = must(groth16::read_params(o.params));
+  const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
   filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs);
   const std::vector<groth16::Witness> ws{{a.inputs, a.aux}};
   const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(

@@ -13,8 +13,8 @@ namespace cuzk::cli {
 // "window-post:2KiB" / "winning-post:2KiB": the proof whose circuit that is; nullptr for any other
 // circuit name.
 const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit);
-// The recorded blank circuit as a Pce.
-pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string& circuit_id);
+// The recorded blank circuit as a Pce, with the time it takes on stderr unless quiet.
+pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string& circuit_id, bool quiet);
 
 // --proof NAME (of --sector-size when both are given), else the default proof of --kind
 // window|winning and --sector-size; throws std::invalid_argument naming the option.

@@ -46,7 +46,7 @@ Engine::Engine(const Config& config, GpuPoolSetup gpu_setup)
       srs_(budget_, {config_.srs.check_subgroups, config_.memory.eviction_min_idle_s},
            [this](const CircuitDef& def) { return make_test_keys(def); }),
       pce_(budget_, {config_.pce.dir, config_.pce.verify_checksums, config_.pce.extract_on_first_use,
-                     config_.memory.eviction_min_idle_s}),
+                     config_.memory.eviction_min_idle_s, &operations_}),
       started_at_(Clock::now()),
       gpu_setup_(std::move(gpu_setup)) {
   budget_.set_evictor([this](uint64_t needed) {
@@ -80,7 +80,7 @@ void Engine::start() {
   // Auto: one slot per synthesis worker, so no worker idles while the prover could use its work
   // (at 32 GiB, 2 slots for 4 workers left the GPU idle a third of the time: 25.9 vs 20.4 s/proof).
   const unsigned lookahead = config_.synthesis.lookahead != 0 ? config_.synthesis.lookahead : synth_workers;
-  gpus_ = std::make_unique<GpuPool>(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_));
+  gpus_ = std::make_unique<GpuPool>(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_), &operations_);
   // GPUs read the keys' bases from their files: no host copy unless a CPU proves.
   srs_.set_host_keys(!gpus_->enabled());
   {

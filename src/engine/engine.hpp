@@ -29,6 +29,7 @@
 #include "engine/lookahead.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
+#include "engine/operations.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/srs_manager.hpp"
@@ -66,6 +67,7 @@ class Engine final : public EngineApi {
 
   MemoryBudget& budget() { return budget_; }
   PceCache& pce_cache() { return pce_; }
+  Operations& operations() { return operations_; }
   const Lookahead& lookahead() const { return lookahead_; }
 
  private:
@@ -99,6 +101,8 @@ class Engine final : public EngineApi {
   void collect_metrics();
 
   Config config_;
+  // Before the caches and the GPU pool, which report their long operations to it.
+  Operations operations_;
   CircuitRegistry registry_;
   MemoryBudget budget_;
   SrsManager srs_;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/operations.hpp"
+
 namespace cuzk::engine {
 
 enum class ProofKind : int {
@@ -151,7 +153,8 @@ struct EngineStatus {
   uint64_t uptime_seconds = 0;
   uint64_t memory_used_bytes = 0, memory_limit_bytes = 0;
   uint64_t rss_bytes = 0, peak_rss_bytes = 0;
-  bool test_keys_allowed = false;  // srs.allow_test_keys
+  bool test_keys_allowed = false;         // srs.allow_test_keys
+  std::vector<OperationInfo> operations;  // long operations running now (operations.hpp)
 };
 
 struct PreloadResult {

@@ -54,11 +54,17 @@ Result<bool> Engine::make_test_keys(const CircuitDef& def) {
     spdlog::warn("srs_setup circuit={} GPU unusable for the setup ({}); using the CPU", def.id, e.what());
     mul = groth16::cpu_fixed_base_multiplier();
   }
+  Operations::Handle op = operations_.start("test_keys", def.id, "points");
   groth16::SetupFileOptions so;
   so.vk_path = def.vk_path;
   so.cancelled = [this] { return abort_setup_.load(); };
+  so.progress = [&op](uint64_t done, uint64_t total) { op.progress(done, total); };
   auto made = groth16::setup_to_file(**pce, groth16::ToxicWaste::from_seed(seed), def.params_path, *mul, so);
-  if (!made.ok()) return make_error(made.error());
+  if (!made.ok()) {
+    op.fail(made.error());
+    return make_error(made.error());
+  }
+  op.end();
   spdlog::info("srs_setup_done circuit={} seconds={:.3f} on={} bytes={} (TEST-ONLY keys from a public seed)", def.id,
                std::chrono::duration<double>(Clock::now() - t0).count(), mul->describe(), made->file_bytes);
   return true;

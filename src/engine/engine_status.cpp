@@ -66,6 +66,7 @@ EngineStatus Engine::status() {
   s.test_keys_allowed = registry_.test_keys_allowed();
   s.tuning = tuning_lines_;
   s.pce = pce_.status();
+  s.operations = operations_.snapshot();
   s.circuits = registry_.ids();
   s.memory_used_bytes = budget_.used();
   s.memory_limit_bytes = budget_.limit();

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "engine/progress_key_source.hpp"
 #include "util/log.hpp"
 
 namespace cuzk::engine {
@@ -29,7 +30,8 @@ struct GpuPool::Device {
   std::list<std::shared_ptr<Entry>> entries;
 };
 
-GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup setup) {
+GpuPool::GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup setup, Operations* operations)
+    : operations_(operations) {
   const backend::BackendKind kind = backend::parse_backend_kind(config.backend);
   required_ = kind == backend::BackendKind::Gpu;
   if (setup.factory) {
@@ -86,12 +88,15 @@ std::shared_ptr<GpuPool::Entry> GpuPool::acquire(Device& d, const std::string& c
   entry->srs = srs;
   entry->pce = pce;
   const auto t0 = std::chrono::steady_clock::now();
+  Operations::Handle op;
+  if (operations_) op = operations_->start("gpu_prover", circuit, "points");
   for (;;) {
     try {
       if (srs->zkey) {
         entry->zkey = zkey_factory_(d.ordinal, *srs->zkey);
       } else {
-        entry->prover = factory_(d.ordinal, srs->key_source(), *pce);
+        const ProgressKeySource key(srs->key_source(), op);  // an attempt after an eviction counts again
+        entry->prover = factory_(d.ordinal, key, *pce);
       }
       break;
     } catch (const backend::DeviceMemoryShort& e) {

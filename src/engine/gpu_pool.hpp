@@ -22,6 +22,7 @@
 
 #include "backend/prover_backend.hpp"
 #include "engine/config.hpp"
+#include "engine/operations.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/srs_manager.hpp"
 
@@ -55,8 +56,9 @@ struct GpuResident {
 class GpuPool {
  public:
   // gpus.backend: "cpu" (no devices), "gpu" (throws std::runtime_error when there is none) or
-  // "auto". `cpu_pool` runs the CPU G2 MSM when gpus.g2_msm = "cpu".
-  GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup setup = {});
+  // "auto". `cpu_pool` runs the CPU G2 MSM when gpus.g2_msm = "cpu". `operations`, when given,
+  // lists each prover being built (its bases' upload) with its progress.
+  GpuPool(const GpusSection& config, ThreadPool* cpu_pool, GpuPoolSetup setup = {}, Operations* operations = nullptr);
   ~GpuPool();
 
   bool enabled() const { return !devices_.empty(); }
@@ -106,6 +108,7 @@ class GpuPool {
   bool required_ = false;
   DeviceProverFactory factory_;
   ZkeyDeviceProverFactory zkey_factory_;
+  Operations* operations_ = nullptr;
   std::vector<std::unique_ptr<Device>> slots_;
 };
 

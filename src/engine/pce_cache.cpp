@@ -86,7 +86,23 @@ size_t PceCache::scan() {
 }
 
 Result<PceHandle> PceCache::extract(const CircuitDef& def) {
+  Operations::Handle op;
+  if (options_.operations) op = options_.operations->start("pce_extract", def.id, "steps");
+  try {
+    Result<PceHandle> r = build_and_save(def, op);
+    if (!r.ok()) op.fail(r.error());
+    return r;
+  } catch (const std::exception& e) {
+    op.fail(e.what());
+    throw;
+  }
+}
+
+// Three steps as the operation's progress: record and build the Pce, save it, open it (no finer
+// measure: recording has no common progress hook across the circuit sources).
+Result<PceHandle> PceCache::build_and_save(const CircuitDef& def, Operations::Handle& op) {
   const auto t0 = Clock::now();
+  op.progress(0, 3);
   pce::Pce built;
   if (def.source == CircuitSource::Builtin) {
     // RecordingCS peaks near 100 bytes per constraint for these circuits; reserve it.
@@ -127,12 +143,15 @@ Result<PceHandle> PceCache::extract(const CircuitDef& def) {
   } else {
     return make_error("circuit '" + def.id + "' has no source to extract a PCE from");
   }
+  op.progress(1, 3);
   std::error_code ec;
   fs::create_directories(fs::path(def.pce_path).parent_path(), ec);
   auto saved = pce::save_pce(built, def.pce_path);
   if (!saved.ok()) return make_error("saving the PCE of '" + def.id + "': " + saved.error());
   built = {};
+  op.progress(2, 3);
   auto handle = open_file(def.id, def.pce_path, true);
+  if (handle.ok()) op.progress(3, 3);
   if (handle.ok()) {
     spdlog::info("pce_extracted circuit={} path={} bytes={} seconds={:.3f}", def.id, def.pce_path, saved->file_bytes,
                  std::chrono::duration<double>(Clock::now() - t0).count());

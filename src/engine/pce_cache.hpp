@@ -29,6 +29,7 @@ struct PceCacheOptions {
   bool verify_checksums = true;
   bool extract_on_first_use = true;
   double eviction_min_idle_s = 300;
+  Operations* operations = nullptr;  // lists each extraction while it runs (GetStatus)
 };
 
 class PceCache {
@@ -66,7 +67,9 @@ class PceCache {
     std::chrono::steady_clock::time_point last_used;
   };
   Result<PceHandle> open_file(const std::string& id, const std::string& path, bool check_id);
+  // Extracts, saves and opens the circuit's Pce, as an operation (started, stepped, ended).
   Result<PceHandle> extract(const CircuitDef& def);
+  Result<PceHandle> build_and_save(const CircuitDef& def, Operations::Handle& op);
   void extract_in_background(const CircuitDef& def);
 
   MemoryBudget& budget_;

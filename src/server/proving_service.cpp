@@ -341,6 +341,16 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
   for (const auto& c : s.circuits) r->add_circuits(c);
   r->set_test_keys_allowed(s.test_keys_allowed);
   for (const auto& t : s.tuning) r->add_tuning(t);
+  for (const auto& op : s.operations) {
+    auto* out = r->add_operations();
+    out->set_what(op.what);
+    out->set_circuit_id(op.circuit_id);
+    out->set_done(op.done);
+    out->set_total(op.total);
+    out->set_fraction(op.fraction);
+    out->set_elapsed_seconds(op.elapsed_seconds);
+    out->set_unit(op.unit);
+  }
   r->set_total_proofs_completed(s.completed);
   r->set_total_proofs_failed(s.failed);
   r->set_total_proofs_cancelled(s.cancelled);
@@ -594,6 +604,15 @@ std::string ProvingService::status_json() {
     str("state", p.state);
     str("path", p.path);
     num("size_bytes", p.size_bytes, false);
+  });
+  array("operations", s.operations, [&](const engine::OperationInfo& op) {
+    str("what", op.what);
+    str("circuit_id", op.circuit_id);
+    str("unit", op.unit);
+    num("done", op.done);
+    num("total", op.total);
+    num("fraction", op.fraction);
+    num("elapsed_seconds", op.elapsed_seconds, false);
   });
   append_json_key(out, "circuits");
   out += '[';

@@ -33,6 +33,12 @@ void Progress::draw(uint64_t done) {
   const int width = 30;
   const int filled = static_cast<int>(frac * width + 0.5);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (total == 0) {  // no measure of progress: the time it has run
+    std::fprintf(stderr, "\r%s ... %6.1fs", label_.c_str(), secs);
+    std::fflush(stderr);
+    drawn_ = true;
+    return;
+  }
   std::string bar(static_cast<size_t>(filled < 0 ? 0 : filled > width ? width : filled), '#');
   bar.resize(width, '.');
   std::fprintf(stderr, "\r%s [%s] %5.1f%% %6.1fs", label_.c_str(), bar.c_str(), 100.0 * frac, secs);
@@ -46,6 +52,22 @@ void Progress::finish() {
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
   drawn_ = false;
+}
+
+ProgressTicker::ProgressTicker(Progress& bar) : bar_(bar) {
+  thread_ = std::thread([this] {
+    std::unique_lock lock(mu_);
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) bar_.redraw();
+  });
+}
+
+ProgressTicker::~ProgressTicker() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
 }
 
 }  // namespace cuzk

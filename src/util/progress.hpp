@@ -3,9 +3,11 @@
 // stderr is a terminal, at most ~10 times a second; update() may be called from any thread.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace cuzk {
 
@@ -20,6 +22,8 @@ class Progress {
   void update(uint64_t done);
   void add(uint64_t delta) { update(done_.fetch_add(delta, std::memory_order_relaxed) + delta); }
   void set_total(uint64_t total) { total_.store(total, std::memory_order_relaxed); }
+  // Draws again with the last count (the elapsed time moves on).
+  void redraw() { update(done_.load(std::memory_order_relaxed)); }
   // Erases the bar (called by the destructor too).
   void finish();
   // A callback for APIs that report (done, total).
@@ -40,6 +44,24 @@ class Progress {
   bool drawn_ = false;
   std::mutex mu_;
   std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Redraws a bar every 200 ms from a thread of its own while it lives, so that a step with no
+// progress hook (recording or building a circuit: minutes at 32 GiB) still shows it runs, and for
+// how long. A bar whose total is 0 shows only the elapsed time.
+class ProgressTicker {
+ public:
+  explicit ProgressTicker(Progress& bar);
+  ~ProgressTicker();
+  ProgressTicker(const ProgressTicker&) = delete;
+  ProgressTicker& operator=(const ProgressTicker&) = delete;
+
+ private:
+  Progress& bar_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
 };
 
 }  // namespace cuzk
