@@ -50,18 +50,13 @@ PostCircuitInfo post_circuit_info(const PostCircuitShape& shape, const PostProgr
     c.nnz_b += p.nnz_b;
     c.nnz_c += p.nnz_c;
   }
-  PostCircuitInfo info;
+  // The parts were counted before finalize: add the Groth16 input constraints
+  // (CountingCS::finalize) here, one row and one A entry per input.
+  const uint64_t constraints = c.constraints;
+  c.constraints += c.inputs;
+  c.nnz_a += c.inputs;
+  PostCircuitInfo info{circuit_size(constraints, c, t0)};
   info.shape = shape;
-  info.constraints = c.constraints;
-  info.inputs = c.inputs;
-  info.aux = c.aux;
-  // The Groth16 input constraints (CountingCS::finalize): one row and one A entry per input.
-  info.pce_rows = c.constraints + c.inputs;
-  info.nnz_a = c.nnz_a + c.inputs;
-  info.nnz_b = c.nnz_b;
-  info.nnz_c = c.nnz_c;
-  info.domain = std::bit_ceil(info.pce_rows);
-  info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return info;
 }
 

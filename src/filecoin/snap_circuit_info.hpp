@@ -3,19 +3,13 @@
 // partition has 81 million constraints). What `cuzk circuit info --circuit snap` prints.
 #include <cstdint>
 
+#include "filecoin/circuit_size.hpp"
 #include "filecoin/snap_circuit.hpp"
 
 namespace cuzk::filecoin {
 
-struct SnapCircuitInfo {
+struct SnapCircuitInfo : CircuitSize {
   SnapCircuitShape shape;
-  uint64_t constraints = 0;  // as the reference's tests count: without the input constraints
-  uint64_t inputs = 0;       // ONE included
-  uint64_t aux = 0;
-  uint64_t pce_rows = 0;  // constraints + inputs
-  uint64_t nnz_a = 0, nnz_b = 0, nnz_c = 0;
-  uint64_t domain = 0;  // the smallest power of two >= pce_rows
-  double seconds = 0;
 };
 
 SnapCircuitInfo snap_circuit_info(const SnapCircuitShape& shape);
