@@ -11,8 +11,7 @@ PorepCircuitInfo porep_circuit_info(const PorepCircuitShape& shape, const PorepP
   porep_circuit(cs, shape, PorepCircuitWitness::blank(shape), progress);
   const uint64_t constraints = cs.num_constraints();
   cs.finalize();
-  PorepCircuitInfo info{circuit_size(constraints, cs.counts(), t0)};
-  info.shape = shape;
+  PorepCircuitInfo info{circuit_size(constraints, cs.counts(), t0), shape};
   return info;
 }
 

@@ -55,8 +55,7 @@ PostCircuitInfo post_circuit_info(const PostCircuitShape& shape, const PostProgr
   const uint64_t constraints = c.constraints;
   c.constraints += c.inputs;
   c.nnz_a += c.inputs;
-  PostCircuitInfo info{circuit_size(constraints, c, t0)};
-  info.shape = shape;
+  PostCircuitInfo info{circuit_size(constraints, c, t0), shape};
   return info;
 }
 

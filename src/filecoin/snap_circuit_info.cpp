@@ -13,8 +13,7 @@ SnapCircuitInfo snap_circuit_info(const SnapCircuitShape& shape) {
   snap_circuit(cs, shape, SnapPartitionWitness::blank(shape));
   const uint64_t constraints = cs.num_constraints();
   cs.finalize();  // the Groth16 input constraints: one row and one A entry per input
-  SnapCircuitInfo info{circuit_size(constraints, cs.counts(), t0)};
-  info.shape = shape;
+  SnapCircuitInfo info{circuit_size(constraints, cs.counts(), t0), shape};
   return info;
 }
 
