@@ -167,6 +167,8 @@ void GpuPool::warm(const std::string& circuit, const SrsHandle& srs, const PceHa
     throw std::logic_error("GpuPool::warm: circuit '" + circuit + "' has no key or PCE");
   }
   if (srs->zkey && !zkey_factory_) return;  // zkey circuits prove on the CPU here
+  // Each device streams the key from its file on its own: with several GPUs the file is decoded
+  // once per device (a shared decode feeding every device is #25's to add).
   for (auto& d : slots_) {
     std::shared_ptr<Entry> e;
     try {

@@ -179,7 +179,7 @@ CheckResult check_kind(const Config& config, const CircuitRegistry& registry, co
   }
   auto layout = groth16::scan_params(def->params_path);
   if (!layout) return {"kind", id, CheckStatus::Fail, layout.error(), {}};
-  const uint64_t key = key_host_bytes(*layout), pce = pce_file_bytes(def->pce_path);
+  const uint64_t key = groth16::KeySizes::of(*layout).host_bytes(), pce = pce_file_bytes(def->pce_path);
   const bool on_gpu = config.gpus.backend != "cpu" && !devices.devices.empty() && pce != 0;
   const uint64_t part =
       partition_bytes(layout->domain_size(), layout->num_inputs() + layout->num_aux(), on_gpu, false, pce == 0);

@@ -99,10 +99,6 @@ Result<std::shared_ptr<const groth16::ProvingKey>> load_host_copy(MemoryBudget& 
 
 }  // namespace
 
-uint64_t key_host_bytes(const groth16::ParamsLayout& l) {
-  return groth16::KeySizes::of(l).host_bytes();
-}
-
 SrsManager::SrsManager(MemoryBudget& budget, SrsManagerOptions options, KeyMaker make_keys)
     : budget_(budget), options_(options), make_keys_(std::move(make_keys)), host_keys_(options.host_keys) {}
 

@@ -29,10 +29,6 @@
 
 namespace cuzk::engine {
 
-// Host bytes a loaded key of this .params layout holds (decoded affine points are a little
-// larger than their 96/192-byte encodings): the memory budget's estimate before loading.
-uint64_t key_host_bytes(const groth16::ParamsLayout& layout);
-
 // What one circuit proves with: bellperson keys or a snarkjs zkey.
 //
 // A bellperson key has two forms: its file (`params`, opened at load: the layout and the vk, read
