@@ -23,7 +23,7 @@ groth16::ProofMsms GpuBackend::stage1(const groth16::Witness& w, groth16::ProveT
 
 groth16::ZkeyMsms zkey_stage1_gpu(const groth16::Zkey& zkey, std::span<const Fr> witness,
                                   const gpu::GpuProverOptions& options, unsigned inject_failures,
-                                  groth16::ZkeyProveTimings* timings) {
+                                  groth16::ProveTimings* timings) {
   gpu::GpuZkeyProver prover(zkey, options);
   prover.inject_failures(inject_failures);
   try {

@@ -32,6 +32,6 @@ std::unique_ptr<ZkeyDeviceProver> make_gpu_zkey_prover(const groth16::Zkey& zkey
 // itself become DeviceFailure, a prover that cannot be built throws what its constructor threw.
 groth16::ZkeyMsms zkey_stage1_gpu(const groth16::Zkey& zkey, std::span<const Fr> witness,
                                   const gpu::GpuProverOptions& options, unsigned inject_failures,
-                                  groth16::ZkeyProveTimings* timings);
+                                  groth16::ProveTimings* timings);
 
 }  // namespace cuzk::backend

@@ -347,8 +347,7 @@ std::unique_ptr<ZkeyDeviceProver> make_zkey_device_prover(const groth16::Zkey& z
 }
 
 groth16::Proof prove_zkey(const groth16::Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s,
-                          const BackendOptions& options, groth16::ZkeyProveTimings* timings, std::string* used) {
-  [[maybe_unused]] const auto start = std::chrono::steady_clock::now();
+                          const BackendOptions& options, groth16::ProveTimings* timings, std::string* used) {
   const Selection sel = select_backend(options.kind, available_devices(options.devices));
   auto on_cpu = [&] {
     if (used) *used = "cpu";
@@ -375,11 +374,7 @@ groth16::Proof prove_zkey(const groth16::Zkey& zkey, std::span<const Fr> witness
   }
   const auto t0 = std::chrono::steady_clock::now();
   const groth16::Proof proof = groth16::zkey_finalize(zkey, msms, r, s);
-  if (timings) {
-    const auto now = std::chrono::steady_clock::now();
-    timings->finish += std::chrono::duration<double>(now - t0).count();
-    timings->total = std::chrono::duration<double>(now - start).count();
-  }
+  if (timings) timings->finalize_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (used) *used = "gpu:" + std::to_string(dev);
   return proof;
 #else

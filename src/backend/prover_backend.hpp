@@ -154,7 +154,7 @@ std::unique_ptr<ProverBackend> make_backend(const groth16::ProvingKey& pk, const
 // options.cpu_fallback); with auto, a GPU prover that cannot be built falls back too. `used`, when
 // given, receives the backend that made the proof ("cpu" or "gpu:<ordinal>").
 groth16::Proof prove_zkey(const groth16::Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s,
-                          const BackendOptions& options, groth16::ZkeyProveTimings* timings = nullptr,
+                          const BackendOptions& options, groth16::ProveTimings* timings = nullptr,
                           std::string* used = nullptr);
 
 }  // namespace cuzk::backend

@@ -117,8 +117,8 @@ class GpuZkeyProver {
 
   static GpuProverMemory memory_needed(const groth16::Zkey& zkey, const GpuProverOptions& options = {});
 
-  // Fills abc, h_fft and the msm_* fields of `timings` (finish and total are the caller's).
-  groth16::ZkeyMsms stage1(std::span<const ec::Fr> witness, groth16::ZkeyProveTimings* timings = nullptr);
+  // Adds to every field of `timings` but finalize_s (the caller's); msm_l_s is the C query's MSM.
+  groth16::ZkeyMsms stage1(std::span<const ec::Fr> witness, groth16::ProveTimings* timings = nullptr);
   int device() const;
   void inject_failures(unsigned count);  // test hook, as GpuProver's
 

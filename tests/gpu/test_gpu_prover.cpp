@@ -254,7 +254,7 @@ TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
     SCOPED_TRACE(std::string(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU") + ", table bits " +
                  std::to_string(table));
     gpu::GpuZkeyProver prover(c.zkey, {.b_g2_on_gpu = g2_on_gpu, .msm_table_bits = table});
-    groth16::ZkeyProveTimings t;
+    groth16::ProveTimings t;
     const groth16::Proof got = groth16::zkey_finalize(c.zkey, prover.stage1(c.witness, &t), r, s);
     EXPECT_EQ(got, want);
     const auto ok = groth16::verify(groth16::prepare(groth16::vk_from_zkey(c.zkey)), got, pub);
