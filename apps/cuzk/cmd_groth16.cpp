@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/prover_backend.hpp"
+#include "backend/batch_prover.hpp"
 #include "backend/setup_backend.hpp"
 #include "circuits/builtin.hpp"
 #include "cli_util.hpp"
@@ -37,6 +37,7 @@
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
 #include "post_cli.hpp"
+#include "prover_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/atomic_file.hpp"
 #include "util/log.hpp"
@@ -169,12 +170,13 @@ int prove_zkey_cmd(const Groth16Options& o) {
   groth16::ProveTimings t;
   SystemRng rng;
   const Fr r = Fr::random(rng), s = Fr::random(rng);
-  std::string used;
   const auto tp = Clock::now();
-  const groth16::Proof proof = backend::prove_zkey(
-      zkey, w, r, s,
-      {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu}, &t, &used);
+  backend::BatchProver prover(zkey, cli_placement(o));
+  const backend::WitnessRef wr = backend::FullWitness{w};
+  std::vector<backend::StageReport> where;
+  const groth16::Proof proof = prover.prove_many({&wr, 1}, {&r, 1}, {&s, 1}, &t, &where).at(0);
   const double prove_s = since(tp);
+  const std::string& used = where.at(0).backend;
   // snarkjs's key holds no C matrix to check the witness against: the proof itself is checked.
   require_valid(groth16::vk_from_zkey(zkey), proof, std::span(w).subspan(1, zkey.n_public),
                 "the witness does not satisfy the circuit (or the key is corrupt)");
@@ -220,8 +222,7 @@ int prove_params_cmd(const Groth16Options& o) {
   const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet);
   const double load_s = since(t0);
   const auto t1 = Clock::now();
-  const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(
-      pk, c.pce, {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu});
+  const auto be = std::make_unique<backend::BatchProver>(pk, c.pce, cli_placement(o));
   const double backend_s = since(t1);
   groth16::ProveTimings t;
   std::vector<groth16::Witness> ws;
