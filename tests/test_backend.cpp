@@ -1,8 +1,10 @@
-// Prover backend selection and the CPU parts of the dispatch, without a GPU (runs in CI):
-// parse_backend_kind; select_backend's decisions for cpu/gpu/auto with and without devices;
-// make_backend(auto) on this machine proves like groth16::prove (the CPU when there is no device);
-// with_cpu_fallback retries a proof whose primary backend hit a device failure on the CPU (and
-// only then); spread_round_robin over several backends gives the proofs in order.
+// Prover backend selection, placement and retry policy without a GPU (runs in CI): parse_backend_kind;
+// select_backend's decisions for cpu/gpu/auto with and without devices; BatchProver(auto) on this
+// machine proves like groth16::prove (the CPU when there is no device) and like groth16::prove_zkey
+// for a zkey; with fake devices (PlacementSetup): a device failure is retried on the CPU with one
+// device (and only a device failure is), on the next device with several, and two failures fail
+// the proof; a prover that does not fit climbs the fit ladder (no tables, then G2 on the CPU) and
+// then runs on the CPU unless the GPU is required; witnesses spread over devices keep their order.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "backend/batch_prover.hpp"
 #include "backend/device_report.hpp"
-#include "backend/prover_backend.hpp"
 #include "builtin_fixture.hpp"
 #include "groth16/params_file.hpp"
+#include "groth16/zkey.hpp"
+#include "r1cs/circom_wtns.hpp"
 #include "test_helpers.hpp"
 #ifdef CUZK_HAVE_CUDA
 #include "gpu/gpu_prover.hpp"
@@ -74,13 +78,38 @@ TEST(Backend, AutoProvesLikeTheCpuProver) {
   const auto w = f.witness(3);
   const auto [r, s] = test::fixed_rs(5);
   const groth16::Proof want = groth16::prove(f.pk, f.pce, w.inputs, w.aux, r, s);
-  const auto be = backend::make_backend(f.pk, f.pce, {.kind = BackendKind::Auto});
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto});
   if (backend::available_devices().ordinals.empty()) {
-    EXPECT_EQ(be->name(), "cpu");
+    EXPECT_EQ(be.name(), "cpu");
   }
   const groth16::Witness ws{w.inputs, w.aux};
-  EXPECT_EQ(be->prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);
+  EXPECT_EQ(be.prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);
   EXPECT_TRUE(f.verifies(want, w));
+}
+
+// The snarkjs convention through the same interface: the proof groth16::prove_zkey makes for the
+// same r, s (itself checked against snarkjs's by test_prover_zkey).
+TEST(Backend, ZkeyProvesLikeTheCpuZkeyProver) {
+  const std::string dir = std::string(CUZK_VECTORS_DIR) + "/..";
+  const auto zkey = groth16::load_zkey(dir + "/zkey/mul3.zkey");
+  ASSERT_TRUE(zkey.ok()) << zkey.error();
+  const auto w = circom::load_wtns(dir + "/circom/mul3.wtns");
+  ASSERT_TRUE(w.ok()) << w.error();
+  const auto [r, s] = test::fixed_rs(6);
+  backend::BatchProver be(*zkey, {.kind = BackendKind::Auto});
+  const backend::WitnessRef wr = backend::FullWitness{*w};
+  std::vector<backend::StageReport> where;
+  EXPECT_EQ(be.prove_many({&wr, 1}, {&r, 1}, {&s, 1}, nullptr, &where).at(0), groth16::prove_zkey(*zkey, *w, r, s));
+  ASSERT_EQ(where.size(), 1u);
+  if (backend::available_devices().ordinals.empty()) {
+    EXPECT_EQ(where[0].backend, "cpu");
+  }
+  // A witness of the other convention, or sums finalized with the other convention's key.
+  const auto& f = builtin_fixture("chain:2^10");
+  const auto bw = f.witness(1);
+  const backend::WitnessRef wrong = groth16::Witness{bw.inputs, bw.aux};
+  EXPECT_THROW(be.prove_many({&wrong, 1}, {&r, 1}, {&s, 1}), std::invalid_argument);
+  EXPECT_THROW(backend::finalize(&f.pk.vk, backend::StageMsms{groth16::ZkeyMsms{}}, r, s), std::invalid_argument);
 }
 
 // `cuzk doctor` sizes a resident GPU prover from a .params layout without loading the key: the
@@ -111,82 +140,171 @@ TEST(Backend, ResidentEstimateFromTheLayoutIsTheProversOwn) {
 TEST(Backend, GpuWithoutDeviceIsAnError) {
   if (!backend::available_devices().ordinals.empty()) GTEST_SKIP() << "this machine has a GPU";
   const auto& f = builtin_fixture("chain:2^10");
-  EXPECT_THROW(backend::make_backend(f.pk, f.pce, {.kind = BackendKind::Gpu}), std::runtime_error);
+  EXPECT_THROW(backend::BatchProver(f.pk, f.pce, {.kind = BackendKind::Gpu}), std::runtime_error);
 }
 
-// A primary backend whose device fails on chosen calls (and otherwise proves on the CPU).
-class FlakyBackend final : public backend::ProverBackend {
+// A fake device whose stages fail on chosen calls (and otherwise prove on the CPU), and which
+// holds `room` provers at most (more: DeviceMemoryShort).
+struct FakeDevice {
+  std::vector<bool> fail;  // per call; past the end: no failure
+  bool always_fail = false;
+  int room = 8;
+  std::vector<backend::FitOptions> builds;  // every build attempt's options
+  std::atomic<size_t> calls{0}, device_proofs{0};
+};
+
+class FlakyProver final : public backend::DeviceProver {
  public:
-  FlakyBackend(const test::BuiltinFixture& f, std::vector<bool> fail)
-      : ProverBackend(f.pk.vk), cpu_(backend::make_cpu_backend(f.pk, f.pce)), fail_(std::move(fail)) {}
-  std::string name() const override { return "flaky"; }
-  groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* t) override {
-    const size_t i = calls_++;
-    if (i < fail_.size() && fail_[i]) throw backend::DeviceFailure("injected device failure " + std::to_string(i));
-    if (w.inputs.empty()) throw std::invalid_argument("not a device failure");
-    ++device_proofs_;
+  FlakyProver(int ordinal, FakeDevice& dev, const test::BuiltinFixture& f, ThreadPool* pool)
+      : ordinal_(ordinal), dev_(dev), cpu_(backend::make_cpu_prover(f.pk, f.pce, pool)) {}
+  std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
+  backend::StageMsms stage1(const backend::WitnessRef& w, groth16::ProveTimings* t) override {
+    const size_t i = dev_.calls++;
+    if (dev_.always_fail || (i < dev_.fail.size() && dev_.fail[i]))
+      throw DeviceFailure(name() + ": injected device failure " + std::to_string(i));
+    if (std::get<groth16::Witness>(w).inputs.empty()) throw std::invalid_argument("not a device failure");
+    ++dev_.device_proofs;
     return cpu_->stage1(w, t);
   }
-  std::atomic<size_t> calls_{0}, device_proofs_{0};
 
  private:
-  std::unique_ptr<backend::ProverBackend> cpu_;
-  std::vector<bool> fail_;
+  int ordinal_;
+  FakeDevice& dev_;
+  std::unique_ptr<backend::DeviceProver> cpu_;
+};
+
+backend::PlacementSetup fake_devices(const test::BuiltinFixture& f, std::vector<FakeDevice>& devs,
+                                     std::vector<ThreadPool*> pools = {}) {
+  std::vector<int> ordinals;
+  for (size_t d = 0; d < devs.size(); ++d) ordinals.push_back(static_cast<int>(d));
+  return {ordinals, [&f, &devs, pools](int d, const backend::ProverKey&, const backend::FitOptions& fit) {
+            FakeDevice& dev = devs.at(static_cast<size_t>(d));
+            dev.builds.push_back(fit);
+            if (dev.room <= 0) throw DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
+            --dev.room;
+            ThreadPool* pool = pools.empty() ? nullptr : pools.at(static_cast<size_t>(d));
+            return std::unique_ptr<backend::DeviceProver>(std::make_unique<FlakyProver>(d, dev, f, pool));
+          }};
+}
+
+struct Batch {
+  std::vector<circuits::BuiltinWitness> wit;
+  std::vector<groth16::Witness> ws;
+  std::vector<ec::Fr> r, s;
+  std::vector<groth16::Proof> want;
+  Batch(const test::BuiltinFixture& f, size_t n, uint64_t seed) {
+    for (size_t i = 0; i < n; ++i) wit.push_back(f.witness(seed + i));
+    for (size_t i = 0; i < n; ++i) {
+      ws.push_back({wit[i].inputs, wit[i].aux});
+      const auto [ri, si] = test::fixed_rs(100 + seed + i);
+      r.push_back(ri), s.push_back(si);
+      want.push_back(groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, ri, si));
+    }
+  }
 };
 
 TEST(Backend, DeviceFailureIsRetriedOnTheCpu) {
   const auto& f = builtin_fixture("chain:2^10");
-  std::vector<circuits::BuiltinWitness> wit = {f.witness(1), f.witness(2), f.witness(3)};
-  std::vector<groth16::Witness> ws;
-  std::vector<ec::Fr> r, s;
-  std::vector<groth16::Proof> want;
-  for (size_t i = 0; i < wit.size(); ++i) {
-    ws.push_back({wit[i].inputs, wit[i].aux});
-    const auto [ri, si] = test::fixed_rs(100 + i);
-    r.push_back(ri), s.push_back(si);
-    want.push_back(groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, ri, si));
-  }
-  auto flaky = std::make_unique<FlakyBackend>(f, std::vector<bool>{false, true, false});
-  FlakyBackend* raw = flaky.get();
-  const auto be = backend::with_cpu_fallback(std::move(flaky), backend::make_cpu_backend(f.pk, f.pce));
-  EXPECT_EQ(be->name(), "flaky");
-  EXPECT_EQ(be->prove_many(ws, r, s), want);
-  EXPECT_EQ(raw->calls_.load(), 3u);
-  EXPECT_EQ(raw->device_proofs_.load(), 2u);  // the failed one went to the CPU
-  for (size_t i = 0; i < wit.size(); ++i) EXPECT_TRUE(f.verifies(want[i], wit[i]));
+  const Batch b(f, 3, 1);
+  std::vector<FakeDevice> devs(1);
+  devs[0].fail = {false, true, false};
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto}, fake_devices(f, devs));
+  EXPECT_EQ(be.name(), "gpu:0");
+  std::vector<backend::StageReport> where;
+  EXPECT_EQ(be.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
+  EXPECT_EQ(devs[0].calls.load(), 3u);
+  EXPECT_EQ(devs[0].device_proofs.load(), 2u);  // the failed one went to the CPU
+  ASSERT_EQ(where.size(), 3u);
+  EXPECT_EQ(where[0].backend, "gpu:0");
+  EXPECT_EQ(where[1].backend, "cpu");
+  EXPECT_EQ(where[1].failures.size(), 1u);
+  for (size_t i = 0; i < b.wit.size(); ++i) EXPECT_TRUE(f.verifies(b.want[i], b.wit[i]));
 
   // Other errors are not device failures: no retry.
-  const groth16::Witness bad{{}, wit[0].aux};
-  EXPECT_THROW(be->stage1(bad), std::invalid_argument);
+  const groth16::Witness bad{{}, b.wit[0].aux};
+  EXPECT_THROW(be.prove_many({&bad, 1}, {&b.r[0], 1}, {&b.s[0], 1}), std::invalid_argument);
 
-  // Without the wrapper the failure reaches the caller.
-  FlakyBackend always(f, {true});
-  EXPECT_THROW(always.stage1(ws[0], nullptr), backend::DeviceFailure);
+  // Without retries the failure reaches the caller.
+  std::vector<FakeDevice> always(1);
+  always[0].always_fail = true;
+  backend::BatchProver strict(f.pk, f.pce, {.kind = BackendKind::Gpu, .retry = false}, fake_devices(f, always));
+  EXPECT_THROW(strict.prove_many({&b.ws[0], 1}, {&b.r[0], 1}, {&b.s[0], 1}), DeviceFailure);
 }
 
-TEST(Backend, RoundRobinKeepsProofOrder) {
+TEST(Backend, TheRetryGoesToTheNextDeviceAndTwoFailuresFailTheProof) {
+  const auto& f = builtin_fixture("chain:2^10");
+  const Batch b(f, 1, 10);
+  std::vector<FakeDevice> devs(2);
+  devs[0].always_fail = true;
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto}, fake_devices(f, devs));
+  std::vector<backend::StageReport> where;
+  EXPECT_EQ(be.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
+  EXPECT_EQ(where.at(0).backend, "gpu:1");
+  EXPECT_EQ(devs[1].device_proofs.load(), 1u);
+
+  devs[1].always_fail = true;
+  try {
+    be.prove_many(b.ws, b.r, b.s);
+    FAIL() << "two device failures must fail the proof";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("failed twice"), std::string::npos) << m;
+    EXPECT_NE(m.find("gpu:0"), std::string::npos) << m;
+    EXPECT_NE(m.find("gpu:1"), std::string::npos) << m;
+  }
+}
+
+TEST(Backend, AProverThatDoesNotFitClimbsTheLadderThenRunsOnTheCpu) {
+  const auto& f = builtin_fixture("chain:2^10");
+  const Batch b(f, 1, 20);
+  std::vector<FakeDevice> devs(1);
+  devs[0].room = 0;
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto, .fit = {.msm_table_bits = 12}},
+                          fake_devices(f, devs));
+  std::vector<backend::StageReport> where;
+  EXPECT_EQ(be.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
+  EXPECT_EQ(where.at(0).backend, "cpu");
+  // The warm-up and the proof: each tables, then no tables, then no tables and G2 on the CPU.
+  ASSERT_EQ(devs[0].builds.size(), 6u);
+  for (size_t k = 0; k < 6; k += 3) {
+    EXPECT_EQ(devs[0].builds[k].msm_table_bits, 12u);
+    EXPECT_TRUE(devs[0].builds[k].b_g2_on_gpu);
+    EXPECT_EQ(devs[0].builds[k + 1].msm_table_bits, 0u);
+    EXPECT_TRUE(devs[0].builds[k + 1].b_g2_on_gpu);
+    EXPECT_EQ(devs[0].builds[k + 2].msm_table_bits, 0u);
+    EXPECT_FALSE(devs[0].builds[k + 2].b_g2_on_gpu);
+  }
+  // With the GPU required, that is the error, naming the setting.
+  std::vector<FakeDevice> full(1);
+  full[0].room = 0;
+  backend::BatchProver required(f.pk, f.pce, {.kind = BackendKind::Gpu}, fake_devices(f, full));
+  try {
+    required.prove_many(b.ws, b.r, b.s);
+    FAIL() << "a prover that does not fit a required GPU must fail";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("device memory full"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--backend gpu"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Backend, WitnessesSpreadOverDevicesKeepTheirOrder) {
   const auto& f = builtin_fixture("filecoin-like:2^10");
   static ThreadPool p1(2), p2(2), p3(2);
-  std::vector<std::unique_ptr<backend::ProverBackend>> parts;
-  for (ThreadPool* p : {&p1, &p2, &p3}) parts.push_back(backend::make_cpu_backend(f.pk, f.pce, p));
-  const auto be = backend::spread_round_robin(std::move(parts));
-  EXPECT_EQ(be->name(), "cpu+cpu+cpu");
-  std::vector<circuits::BuiltinWitness> wit;
-  for (uint64_t i = 0; i < 5; ++i) wit.push_back(f.witness(20 + i));
-  std::vector<groth16::Witness> ws;
-  std::vector<ec::Fr> r, s;
-  for (size_t i = 0; i < wit.size(); ++i) {
-    ws.push_back({wit[i].inputs, wit[i].aux});
-    const auto [ri, si] = test::fixed_rs(200 + i);
-    r.push_back(ri), s.push_back(si);
-  }
+  std::vector<FakeDevice> devs(3);
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto}, fake_devices(f, devs, {&p1, &p2, &p3}));
+  EXPECT_EQ(be.name(), "gpu:0+gpu:1+gpu:2");
+  const Batch b(f, 5, 20);
   groth16::ProveTimings t;
-  const std::vector<groth16::Proof> got = be->prove_many(ws, r, s, &t);
-  ASSERT_EQ(got.size(), ws.size());
-  for (size_t i = 0; i < ws.size(); ++i)
-    EXPECT_EQ(got[i], groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, r[i], s[i])) << i;
+  std::vector<backend::StageReport> where;
+  const std::vector<groth16::Proof> got = be.prove_many(b.ws, b.r, b.s, &t, &where);
+  ASSERT_EQ(got.size(), b.ws.size());
+  for (size_t i = 0; i < b.ws.size(); ++i) {
+    EXPECT_EQ(got[i], b.want[i]) << i;
+    EXPECT_EQ(where[i].backend, "gpu:" + std::to_string(i % 3)) << i;
+  }
+  EXPECT_EQ(devs[0].device_proofs + devs[1].device_proofs + devs[2].device_proofs, 5u);
   EXPECT_GT(t.total_s(), 0.0);
-  EXPECT_THROW(backend::spread_round_robin({}), std::invalid_argument);
+  EXPECT_THROW(be.prove_many(b.ws, std::span(b.r).first(2), b.s), std::invalid_argument);
 }
 
 }  // namespace

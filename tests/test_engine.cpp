@@ -12,7 +12,7 @@
 #include <map>
 #include <thread>
 
-#include "backend/prover_backend.hpp"
+#include "backend/placement.hpp"
 #include "circuits/builtin.hpp"
 #include "engine/engine.hpp"
 #include "engine/partition_work.hpp"
@@ -469,24 +469,26 @@ struct FakeDevice {
   std::chrono::milliseconds delay{0};  // each device stage takes at least this long
 };
 
-class FakeDeviceBackend final : public backend::ProverBackend {
+// Both conventions: a bellperson key's points collected from the source (the daemon's GPUs stream
+// them from the file), or the zkey; the stage computed on the CPU.
+class FakeDeviceProver final : public backend::DeviceProver {
  public:
-  // The key's points collected from the source (the daemon's GPUs stream them from the file).
-  FakeDeviceBackend(int ordinal, FakeDevice& dev, const groth16::KeySource& key, const pce::Pce& pce)
-      : ProverBackend(key.vk()),
-        ordinal_(ordinal),
-        dev_(dev),
-        pk_(groth16::collect_key(key)),
-        cpu_(backend::make_cpu_backend(pk_, pce)) {
+  FakeDeviceProver(int ordinal, FakeDevice& dev, const backend::ProverKey& key) : ordinal_(ordinal), dev_(dev) {
+    if (const auto* k = std::get_if<backend::PceKey>(&key)) {
+      pk_ = groth16::collect_key(*k->key);
+      cpu_ = backend::make_cpu_prover(pk_, *k->pce);
+    } else {
+      cpu_ = backend::make_cpu_prover(*std::get<backend::ZkeyKey>(key).zkey);
+    }
     ++dev_.resident;
   }
-  ~FakeDeviceBackend() override { --dev_.resident; }
+  ~FakeDeviceProver() override { --dev_.resident; }
   std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
   uint64_t device_bytes() const override { return 1000; }
-  groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* t) override {
+  backend::StageMsms stage1(const backend::WitnessRef& w, groth16::ProveTimings* t) override {
     int f = dev_.fail_calls.load();
     if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0)) {
-      throw backend::DeviceFailure(name() + ": injected launch failure");
+      throw DeviceFailure(name() + ": injected launch failure");
     }
     std::this_thread::sleep_for(dev_.delay);
     return cpu_->stage1(w, t);
@@ -496,48 +498,18 @@ class FakeDeviceBackend final : public backend::ProverBackend {
   int ordinal_;
   FakeDevice& dev_;
   groth16::ProvingKey pk_;
-  std::unique_ptr<backend::ProverBackend> cpu_;
+  std::unique_ptr<backend::DeviceProver> cpu_;
 };
 
-// The zkey counterpart: the sums computed on the CPU (groth16::zkey_msms).
-class FakeZkeyDevice final : public backend::ZkeyDeviceProver {
- public:
-  FakeZkeyDevice(int ordinal, FakeDevice& dev, const groth16::Zkey& zkey) : ordinal_(ordinal), dev_(dev), zkey_(zkey) {
-    ++dev_.resident;
-  }
-  ~FakeZkeyDevice() override { --dev_.resident; }
-  std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
-  uint64_t device_bytes() const override { return 1000; }
-  groth16::ZkeyMsms stage1(std::span<const ec::Fr> witness) override {
-    int f = dev_.fail_calls.load();
-    if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0)) {
-      throw backend::DeviceFailure(name() + ": injected launch failure");
-    }
-    return groth16::zkey_msms(zkey_, witness);
-  }
-
- private:
-  int ordinal_;
-  FakeDevice& dev_;
-  const groth16::Zkey& zkey_;
-};
-
-GpuPoolSetup fake_devices(std::vector<int> ordinals, std::map<int, FakeDevice>& devs) {
+backend::PlacementSetup fake_devices(std::vector<int> ordinals, std::map<int, FakeDevice>& devs) {
   for (int d : ordinals) devs[d];
-  auto room = [&devs](int d) -> FakeDevice& {
-    FakeDevice& dev = devs.at(d);
-    if (dev.resident.load() >= dev.capacity) {
-      throw backend::DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
-    }
-    ++dev.built;
-    return dev;
-  };
-  return {ordinals,
-          [room](int d, const groth16::KeySource& key, const pce::Pce& pce) {
-            return std::unique_ptr<backend::ProverBackend>(std::make_unique<FakeDeviceBackend>(d, room(d), key, pce));
-          },
-          [room](int d, const groth16::Zkey& zkey) {
-            return std::unique_ptr<backend::ZkeyDeviceProver>(std::make_unique<FakeZkeyDevice>(d, room(d), zkey));
+  return {ordinals, [&devs](int d, const backend::ProverKey& key, const backend::FitOptions&) {
+            FakeDevice& dev = devs.at(d);
+            if (dev.resident.load() >= dev.capacity) {
+              throw DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
+            }
+            ++dev.built;
+            return std::unique_ptr<backend::DeviceProver>(std::make_unique<FakeDeviceProver>(d, dev, key));
           }};
 }
 

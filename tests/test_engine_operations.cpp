@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "backend/prover_backend.hpp"
+#include "backend/placement.hpp"
 #include "engine/engine.hpp"
 #include "groth16/key_source.hpp"
 #include "test_helpers.hpp"
@@ -98,17 +98,19 @@ TEST(Operations, LogsAtMostOneProgressLinePerInterval) {
 
 // A "device" prover that reads every point of its key through the source (as the daemon's GPU
 // provers stream a .params file) and proves on the CPU.
-class HostDevice final : public backend::ProverBackend {
+class HostDevice final : public backend::DeviceProver {
  public:
   HostDevice(const groth16::KeySource& key, const pce::Pce& pce)
-      : ProverBackend(key.vk()), pk_(groth16::collect_key(key)), cpu_(backend::make_cpu_backend(pk_, pce)) {}
+      : pk_(groth16::collect_key(key)), cpu_(backend::make_cpu_prover(pk_, pce)) {}
   std::string name() const override { return "gpu:0"; }
   uint64_t device_bytes() const override { return 1000; }
-  groth16::ProofMsms stage1(const groth16::Witness& w, groth16::ProveTimings* t) override { return cpu_->stage1(w, t); }
+  backend::StageMsms stage1(const backend::WitnessRef& w, groth16::ProveTimings* t) override {
+    return cpu_->stage1(w, t);
+  }
 
  private:
   groth16::ProvingKey pk_;
-  std::unique_ptr<backend::ProverBackend> cpu_;
+  std::unique_ptr<backend::DeviceProver> cpu_;
 };
 
 TEST(EngineOperations, KeysPceAndDeviceProverShowInStatusWhileTheyRun) {
@@ -120,10 +122,11 @@ TEST(EngineOperations, KeysPceAndDeviceProverShowInStatusWhileTheyRun) {
   c.synthesis.threads = 1;
   c.prover.workers = 1;
   ASSERT_TRUE(c.finalize().ok());
-  GpuPoolSetup one_device;
+  backend::PlacementSetup one_device;
   one_device.devices = {0};
-  one_device.factory = [](int, const groth16::KeySource& key, const pce::Pce& pce) {
-    return std::unique_ptr<backend::ProverBackend>(std::make_unique<HostDevice>(key, pce));
+  one_device.factory = [](int, const backend::ProverKey& key, const backend::FitOptions&) {
+    const auto& k = std::get<backend::PceKey>(key);
+    return std::unique_ptr<backend::DeviceProver>(std::make_unique<HostDevice>(*k.key, *k.pce));
   };
   Engine engine(c, std::move(one_device));
   // What status() says at each progress update, per operation kind (the observer runs on the

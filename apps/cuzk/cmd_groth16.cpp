@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/prover_backend.hpp"
+#include "backend/batch_prover.hpp"
 #include "backend/setup_backend.hpp"
 #include "circuits/builtin.hpp"
 #include "cli_util.hpp"
@@ -37,6 +37,7 @@
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
 #include "post_cli.hpp"
+#include "prover_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/atomic_file.hpp"
 #include "util/log.hpp"
@@ -166,13 +167,16 @@ int prove_zkey_cmd(const Groth16Options& o) {
   const groth16::Zkey zkey = must(groth16::load_zkey(o.zkey));
   const std::vector<Fr> w = must(circom::load_wtns(o.wtns[0]));
   const double load_s = since(t0);
-  groth16::ZkeyProveTimings t;
+  groth16::ProveTimings t;
   SystemRng rng;
   const Fr r = Fr::random(rng), s = Fr::random(rng);
-  std::string used;
-  const groth16::Proof proof = backend::prove_zkey(
-      zkey, w, r, s,
-      {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu}, &t, &used);
+  const auto tp = Clock::now();
+  backend::BatchProver prover(zkey, cli_placement(o));
+  const backend::WitnessRef wr = backend::FullWitness{w};
+  std::vector<backend::StageReport> where;
+  const groth16::Proof proof = prover.prove_many({&wr, 1}, {&r, 1}, {&s, 1}, &t, &where).at(0);
+  const double prove_s = since(tp);
+  const std::string& used = where.at(0).backend;
   // snarkjs's key holds no C matrix to check the witness against: the proof itself is checked.
   require_valid(groth16::vk_from_zkey(zkey), proof, std::span(w).subspan(1, zkey.n_public),
                 "the witness does not satisfy the circuit (or the key is corrupt)");
@@ -184,8 +188,8 @@ int prove_zkey_cmd(const Groth16Options& o) {
     std::fprintf(stderr,
                  "prove: load %.3f s | backend %s | abc %.3f  h %.3f  msm a %.3f b1 %.3f b2 %.3f c+h %.3f  "
                  "finish %.3f | prove %.3f s\n",
-                 load_s, used.c_str(), t.abc, t.h_fft, t.msm_a, t.msm_b1, t.msm_b2, t.msm_c + t.msm_h, t.finish,
-                 t.total);
+                 load_s, used.c_str(), t.matvec_s, t.h_poly_s, t.msm_a_s, t.msm_b_g1_s, t.msm_b_g2_s,
+                 t.msm_l_s + t.msm_h_s, t.finalize_s, prove_s);
   }
   return 0;
 }
@@ -218,8 +222,7 @@ int prove_params_cmd(const Groth16Options& o) {
   const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet);
   const double load_s = since(t0);
   const auto t1 = Clock::now();
-  const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(
-      pk, c.pce, {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu});
+  const auto be = std::make_unique<backend::BatchProver>(pk, c.pce, cli_placement(o));
   const double backend_s = since(t1);
   groth16::ProveTimings t;
   std::vector<groth16::Witness> ws;

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "backend/prover_backend.hpp"
+#include "backend/batch_prover.hpp"
 #include "cli_util.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/porep_synthesis.hpp"
@@ -22,6 +22,7 @@
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
+#include "prover_cli.hpp"
 #include "util/atomic_file.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
@@ -112,8 +113,7 @@ int porep_prove(const Groth16Options& o) {
   std::vector<groth16::Witness> ws;
   for (const auto& a : assignments) ws.push_back({a.inputs, a.aux});
   const auto tb = Clock::now();
-  const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(
-      pk, pce, {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu});
+  const auto be = std::make_unique<backend::BatchProver>(pk, pce, cli_placement(o));
   const double backend_s = since(tb);
   std::vector<Fr> r(ws.size()), s(ws.size());
   {

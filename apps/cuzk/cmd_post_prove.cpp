@@ -6,7 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "backend/prover_backend.hpp"
+#include "backend/batch_prover.hpp"
 #include "cli_util.hpp"
 #include "filecoin/post_public_inputs.hpp"
 #include "filecoin/post_request_file.hpp"
@@ -21,6 +21,7 @@
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "post_cli.hpp"
+#include "prover_cli.hpp"
 #include "util/atomic_file.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
@@ -86,8 +87,7 @@ int post_prove(const Groth16Options& o) {
   const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
   filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs);
   const std::vector<groth16::Witness> ws{{a.inputs, a.aux}};
-  const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(
-      pk, pce, {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu});
+  const auto be = std::make_unique<backend::BatchProver>(pk, pce, cli_placement(o));
   SystemRng rng;
   const std::vector<Fr> r{Fr::random(rng)}, s{Fr::random(rng)};
   const std::vector<groth16::Proof> proofs = be->prove_many(ws, r, s, nullptr);

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend/prover_backend.hpp"
+#include "backend/batch_prover.hpp"
 #ifdef CUZK_HAVE_CUDA
 #include "speed_gpu.hpp"
 #endif
@@ -210,12 +210,12 @@ class GpuProveRows {
     Case& c = get(circuit);
     std::optional<Times>& slot = c.runs[{g2_on_cpu, table_bits}];
     if (slot) return *slot;
-    const auto be = backend::make_backend(c.pk, *c.pce,
-                                          {.kind = backend::BackendKind::Gpu,
-                                           .devices = {0},
-                                           .b_g2_on_gpu = !g2_on_cpu,
-                                           .cpu_fallback = false,
-                                           .msm_table_bits = table_bits});
+    const auto be = std::make_unique<backend::BatchProver>(
+        c.pk, *c.pce,
+        backend::PlacementOptions{.kind = backend::BackendKind::Gpu,
+                                  .devices = {0},
+                                  .fit = {.b_g2_on_gpu = !g2_on_cpu, .msm_table_bits = table_bits},
+                                  .retry = false});
     const groth16::Witness w{c.witness.inputs, c.witness.aux};
     Xoshiro256 rng(7);
     const Fr r = Fr::random(rng), s = Fr::random(rng);

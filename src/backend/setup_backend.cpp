@@ -2,9 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#ifdef CUZK_HAVE_CUDA
-#include "gpu/fixed_base.hpp"
-#endif
+#include "backend/device_platform.hpp"
 
 namespace cuzk::backend {
 
@@ -13,9 +11,7 @@ std::unique_ptr<groth16::FixedBaseMultiplier> make_setup_multiplier(BackendKind 
                                                                     ThreadPool* pool) {
   const Selection sel = select_backend(kind, available_devices(devices));
   spdlog::debug("setup multiplier: {} ({})", to_string(sel.kind), sel.reason);
-#ifdef CUZK_HAVE_CUDA
-  if (sel.kind == BackendKind::Gpu) return std::make_unique<gpu::GpuFixedBaseMultiplier>(sel.devices.at(0));
-#endif
+  if (sel.kind == BackendKind::Gpu) return device_platform()->setup_multiplier(sel.devices.at(0));
   return groth16::cpu_fixed_base_multiplier(pool);
 }
 

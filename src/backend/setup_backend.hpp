@@ -6,8 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "backend/prover_backend.hpp"
+#include "backend/selection.hpp"
 #include "groth16/setup_file.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::backend {
 

@@ -31,6 +31,39 @@ std::string fresh_job_id() {
   return id;
 }
 
+// A device prover's build listed as an operation with its upload's progress.
+class OperationProgress final : public backend::BuildProgress {
+ public:
+  explicit OperationProgress(Operations::Handle op) : op_(std::move(op)) {}
+  void progress(uint64_t done, uint64_t total) override { op_.progress(done, total); }
+
+ private:
+  Operations::Handle op_;
+};
+
+// The GPUs of [gpus]: backend::Placement with the daemon's settings (and its wording of errors).
+std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, ThreadPool* cpu_pool,
+                                                   backend::PlacementSetup setup, Operations* operations) {
+  const backend::PlacementOptions options{
+      .kind = backend::parse_backend_kind(config.backend),
+      .devices = config.devices,
+      .fit = {.b_g2_on_gpu = config.g2_msm != "cpu", .msm_table_bits = config.msm_table_bits, .pool = cpu_pool},
+      .required_by = "gpus.backend = \"gpu\"",
+  };
+  backend::BuildWatcher watcher = [operations](const std::string& circuit) {
+    return std::make_unique<OperationProgress>(operations->start("gpu_prover", circuit, "points"));
+  };
+  const bool test_devices = static_cast<bool>(setup.factory);
+  try {
+    return std::make_unique<backend::Placement>(options, std::move(setup), std::move(watcher));
+  } catch (const std::runtime_error&) {
+    if (options.kind != backend::BackendKind::Gpu || test_devices) throw;
+    throw std::runtime_error("gpus.backend = \"gpu\" but there is no GPU to prove on: " +
+                             backend::available_devices(config.devices).unavailable_reason +
+                             " (set gpus.backend = \"auto\" or \"cpu\")");
+  }
+}
+
 std::string gib(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
@@ -39,7 +72,7 @@ std::string gib(uint64_t bytes) {
 
 }  // namespace
 
-Engine::Engine(const Config& config, GpuPoolSetup gpu_setup)
+Engine::Engine(const Config& config, backend::PlacementSetup gpu_setup)
     : config_(config),
       registry_(config_),
       budget_(effective_budget(config_.memory.total_budget, config_.memory.safety_margin, mem_total_bytes())),
@@ -80,7 +113,7 @@ void Engine::start() {
   // Auto: one slot per synthesis worker, so no worker idles while the prover could use its work
   // (at 32 GiB, 2 slots for 4 workers left the GPU idle a third of the time: 25.9 vs 20.4 s/proof).
   const unsigned lookahead = config_.synthesis.lookahead != 0 ? config_.synthesis.lookahead : synth_workers;
-  gpus_ = std::make_unique<GpuPool>(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_), &operations_);
+  gpus_ = make_placement(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_), &operations_);
   // GPUs read the keys' bases from their files: no host copy unless a CPU proves.
   srs_.set_host_keys(!gpus_->enabled());
   {

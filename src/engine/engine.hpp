@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "backend/placement.hpp"
 #include "engine/circuit_registry.hpp"
 #include "engine/config.hpp"
 #include "engine/engine_api.hpp"
 #include "engine/engine_metrics.hpp"
-#include "engine/gpu_pool.hpp"
 #include "engine/job.hpp"
 #include "engine/lookahead.hpp"
 #include "engine/memory_budget.hpp"
@@ -41,7 +41,7 @@ namespace cuzk::engine {
 class Engine final : public EngineApi {
  public:
   // gpu_setup: tests only (fake devices); by default the devices come from [gpus] and a scan.
-  explicit Engine(const Config& config, GpuPoolSetup gpu_setup = {});
+  explicit Engine(const Config& config, backend::PlacementSetup gpu_setup = {});
   ~Engine() override;  // shutdown(false) if still running
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -137,9 +137,9 @@ class Engine final : public EngineApi {
   // One per synthesis worker (so MatVec of one partition does not serialise behind another's); the
   // provers use the process-wide pool (the MSM and NTT code's default).
   std::vector<std::unique_ptr<ThreadPool>> synth_pools_;
-  GpuPoolSetup gpu_setup_;
-  std::vector<std::string> tuning_lines_;  // "key=value (source)", for status()
-  std::unique_ptr<GpuPool> gpus_;          // made by start()
+  backend::PlacementSetup gpu_setup_;
+  std::vector<std::string> tuning_lines_;     // "key=value (source)", for status()
+  std::unique_ptr<backend::Placement> gpus_;  // made by start()
   // Last: its workers stop (shutdown, or its destructor) before anything they use goes.
   Pipeline pipeline_{[this](const std::shared_ptr<Job>& job, const std::string& m) { fail_job(job, m); }};
 };

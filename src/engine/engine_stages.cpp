@@ -220,7 +220,7 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
     if (!r.ok()) throw std::runtime_error("memory for the CPU fallback: " + r.error());
     cpu_extra.emplace(std::move(r).value());
   };
-  DeviceStageReport report;
+  backend::StageReport report;
   auto count_failures = [&] { m_.device_errors.inc(static_cast<double>(report.failures.size())); };
   try {
     item.state = device_stage_on(*gpus_, gpu_slot, rt, std::get<Synthesized>(std::move(item.state)),

@@ -31,7 +31,7 @@ Outcome<PreloadResult> Engine::preload_srs(const std::string& circuit_id) {
   // proof's). Best effort: a device error here shows again, with its job, at the first partition.
   if (gpus_ && gpus_->enabled()) {
     try {
-      gpus_->warm(def->id, *srs, pce);
+      gpus_->warm(circuit_key(def->id, *srs, pce));
     } catch (const std::exception& e) {
       logging::log_event(logging::Level::warn, "gpu_prover_not_warmed", {{"circuit", def->id}, {"error", e.what()}});
     }
@@ -97,7 +97,7 @@ void Engine::collect_metrics() {
   if (gpus_) {
     std::map<int, double> resident;
     for (int d : gpus_->devices()) resident[d] = 0;
-    for (const GpuResident& r : gpus_->residents()) resident[r.device] += static_cast<double>(r.bytes);
+    for (const backend::Resident& r : gpus_->residents()) resident[r.device] += static_cast<double>(r.bytes);
     for (const auto& [d, bytes] : resident) {
       if (Gauge* g = m_.resident(d)) g->set(bytes);
     }

@@ -91,10 +91,16 @@ const char* path_name(SynthesisPath path) {
   return "pce";
 }
 
-bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt) {
+bool device_stage_on_gpu(const backend::Placement& gpus, const CircuitRuntime& rt) {
   if (!gpus.enabled()) return false;
-  if (rt.def.uses_zkey()) return gpus.zkey_capable();
-  return static_cast<bool>(rt.pce);
+  return rt.def.uses_zkey() || static_cast<bool>(rt.pce);
+}
+
+backend::CircuitKey circuit_key(const std::string& circuit, const SrsHandle& srs, const PceHandle& pce) {
+  if (!srs || (!srs->zkey && !(srs->bellperson() && pce)))
+    throw std::logic_error("circuit '" + circuit + "' has no key or PCE for a device prover");
+  if (srs->zkey) return {circuit, backend::ZkeyKey{srs->zkey.get()}, {srs}};
+  return {circuit, backend::PceKey{&srs->key_source(), pce.get()}, {srs, pce}};
 }
 
 uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint, bool device_on_gpu) {
@@ -188,8 +194,8 @@ groth16::ProofMsms stage1_on_cpu(const CircuitRuntime& rt, const groth16::Circui
 DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings) {
   DeviceStageOut out;
   if (auto* zk = std::get_if<ZkeyWitness>(&s.work)) {
-    // prove_zkey runs on ThreadPool::global(), which the engine sizes for its prover.
-    out.proof = groth16::prove_zkey(*rt.srs->zkey, zk->z);
+    // zkey_msms runs on ThreadPool::global(), which the engine sizes for its prover.
+    out.msms = groth16::zkey_msms(*rt.srs->zkey, zk->z, timings);
   } else if (auto* w = std::get_if<PceWitness>(&s.work)) {
     // synthesize left MatVec to a GPU that did not take the partition.
     if (!rt.pce) throw std::logic_error("device_stage: a PCE witness and no PCE");
@@ -204,63 +210,26 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
   return out;
 }
 
-DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
-                               DeviceStageReport* report, const std::function<void()>& before_cpu) {
-  DeviceStageReport local;
-  DeviceStageReport& rep = report ? *report : local;
+DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s,
+                               ThreadPool& pool, backend::StageReport* report,
+                               const std::function<void()>& before_cpu) {
   auto on_cpu = [&] {
     if (before_cpu) before_cpu();
-    rep.backend = "cpu";
-    return device_stage(rt, std::move(s), pool, nullptr);
+    return device_stage(rt, std::move(s), pool, nullptr).msms;
   };
   // A GPU takes a zkey witness, or a PCE witness whose a, b, c it computes from its resident PCE;
   // evaluated partitions (full synthesis; MatVec done on the CPU) stay on the CPU.
   const auto* zk = std::get_if<ZkeyWitness>(&s.work);
   const auto* pw = std::get_if<PceWitness>(&s.work);
-  const bool zkey = zk && rt.srs && rt.srs->zkey && gpus.zkey_capable();
+  const bool zkey = zk && rt.srs && rt.srs->zkey;
   const bool bellperson = pw && rt.pce && rt.srs && rt.srs->bellperson();
-  if (!gpus.enabled() || !(zkey || bellperson)) return on_cpu();
-  const size_t n = gpus.devices().size();
-  auto attempt = [&](size_t sl) {
-    DeviceStageOut out;
-    if (zkey) {
-      // The whole snarkjs-convention proof: the device's sums, then the blinding on the CPU.
-      const groth16::ZkeyMsms sums = gpus.zkey_stage1(sl, rt.def.id, rt.srs, zk->z, &rep.backend);
-      SystemRng rng;
-      const Fr r = Fr::random(rng), t = Fr::random(rng);
-      out.proof = groth16::zkey_finalize(*rt.srs->zkey, sums, r, t);
-    } else {
-      out.msms = gpus.stage1(sl, rt.def.id, rt.srs, rt.pce, groth16::Witness{pw->inputs, pw->aux}, &rep.backend);
-    }
-    return out;
-  };
-  auto does_not_fit = [&](const std::exception& e) {
-    if (gpus.required()) throw std::runtime_error(std::string(e.what()) + " (gpus.backend = \"gpu\")");
-    logging::log_event(logging::Level::warn, "gpu_prover_unavailable",
-                       {{"circuit", rt.def.id}, {"error", e.what()}, {"using", "cpu"}});
-  };
-  try {
-    return attempt(slot);
-  } catch (const backend::DeviceFailure& e) {
-    rep.failures.push_back(e.what());
-  } catch (const backend::DeviceMemoryShort& e) {
-    does_not_fit(e);
-    return on_cpu();
+  if (!gpus.enabled() || !(zkey || bellperson)) {
+    if (report) report->backend = "cpu";
+    return {on_cpu()};
   }
-  // One retry: the next device, else the CPU.
-  const std::string retry_on = n > 1 ? "gpu:" + std::to_string(gpus.devices()[(slot + 1) % n]) : "cpu";
-  logging::log_event(logging::Level::warn, "device_stage_failed",
-                     {{"circuit", rt.def.id}, {"error", rep.failures.back()}, {"retry", retry_on}});
-  if (n == 1) return on_cpu();
-  try {
-    return attempt((slot + 1) % n);
-  } catch (const backend::DeviceFailure& e) {
-    rep.failures.push_back(e.what());
-  } catch (const backend::DeviceMemoryShort& e) {
-    does_not_fit(e);
-    return on_cpu();
-  }
-  throw std::runtime_error("the device stage failed twice: " + rep.failures[0] + "; then " + rep.failures[1]);
+  const backend::WitnessRef w = zkey ? backend::WitnessRef{backend::FullWitness{zk->z}}
+                                     : backend::WitnessRef{groth16::Witness{pw->inputs, pw->aux}};
+  return {backend::stage_with_retry(gpus, slot, circuit_key(rt.def.id, rt.srs, rt.pce), w, on_cpu, report)};
 }
 
 namespace {
@@ -298,14 +267,11 @@ std::string verify_partition(const CircuitRuntime& rt, const std::string& public
 }
 
 std::string finalize_stage(const CircuitRuntime& rt, const DeviceStageOut& d, groth16::ProveTimings* timings) {
-  groth16::Proof proof;
-  if (d.proof) {
-    proof = *d.proof;
-  } else {
-    SystemRng rng;
-    const Fr r = Fr::random(rng), s = Fr::random(rng);
-    proof = groth16::prove_finalize(rt.srs->vk(), d.msms, r, s, timings);
-  }
+  SystemRng rng;
+  const Fr r = Fr::random(rng), s = Fr::random(rng);
+  const backend::FinalizeKey key =
+      rt.srs->zkey ? backend::FinalizeKey{rt.srs->zkey.get()} : backend::FinalizeKey{&rt.srs->vk()};
+  const groth16::Proof proof = backend::finalize(key, d.msms, r, s, timings);
   const std::vector<uint8_t> bytes = groth16::encode_proofs(std::span<const groth16::Proof>(&proof, 1));
   return std::string(bytes.begin(), bytes.end());
 }

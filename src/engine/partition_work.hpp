@@ -2,9 +2,9 @@
 // The work of one partition, stage by stage, apart from the scheduling around it:
 //   synthesize   witness (built-in circuit code, or the request's .wtns) and a, b, c (PCE MatVec,
 //                or full synthesis while the circuit has no PCE yet);
-//   device stage H and the large MSMs (groth16::prove_stage1), or the whole snarkjs-convention
-//                proof for zkey circuits;
-//   finalize     the randomizers and the proof's assembly (groth16::prove_finalize).
+//   device stage H and the large MSMs (a backend::DeviceProver of the circuit's convention, on a
+//                GPU through the shared backend::Placement and retry policy, or on the CPU);
+//   finalize     the randomizers and the proof's assembly (backend::finalize).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,8 +13,9 @@
 #include <variant>
 #include <vector>
 
+#include "backend/placement.hpp"
+#include "backend/retry_policy.hpp"
 #include "engine/circuit_registry.hpp"
-#include "engine/gpu_pool.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/vanilla_partitions.hpp"
@@ -57,7 +58,7 @@ struct Evaluated {
   std::vector<Fr> a, b, c;
   std::shared_ptr<const groth16::CircuitShape> shape;
 };
-// a zkey circuit's full witness (the device stage makes the whole snarkjs-convention proof).
+// a zkey circuit's full witness (the device stage gives the snarkjs-convention sums).
 struct ZkeyWitness {
   std::vector<Fr> z;
 };
@@ -71,9 +72,9 @@ struct Synthesized {
   std::string public_inputs;  // 32-byte little-endian values without ONE
 };
 
+// The device stage's sums, in the circuit's convention.
 struct DeviceStageOut {
-  groth16::ProofMsms msms;              // bellperson path
-  std::optional<groth16::Proof> proof;  // zkey path: complete already
+  backend::StageMsms msms;
 };
 
 // The witness length a circuit expects (num_inputs + num_aux, or the zkey's nVars), when the
@@ -92,7 +93,10 @@ uint64_t partition_bytes(const CircuitRuntime& rt, uint64_t num_constraints_hint
 // circuits, `full_synthesis` for a bellperson circuit without a PCE.
 uint64_t partition_bytes(uint64_t num_constraints, uint64_t vars, bool device_on_gpu, bool zkey, bool full_synthesis);
 // Whether device_stage_on would run this circuit's partitions on a GPU of `gpus` (barring errors).
-bool device_stage_on_gpu(const GpuPool& gpus, const CircuitRuntime& rt);
+bool device_stage_on_gpu(const backend::Placement& gpus, const CircuitRuntime& rt);
+// The circuit's key as the placement builds its device provers: the bellperson key's source (the
+// file, streamed, unless the host holds a copy) with its PCE, or the zkey; srs and pce held.
+backend::CircuitKey circuit_key(const std::string& circuit, const SrsHandle& srs, const PceHandle& pce);
 
 // Throws std::invalid_argument (a bad witness) or std::runtime_error. matvec = false leaves a, b, c
 // to the device stage (a GPU computes them from its resident PCE) when the PCE path is taken.
@@ -101,22 +105,15 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
 // The device stage on the CPU (MatVec first when synthesize left it out).
 DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool& pool, groth16::ProveTimings* timings);
 
-// What happened in device_stage_on: where the stage ran, and the device errors met on the way.
-struct DeviceStageReport {
-  std::string backend;                // "gpu:0", "cpu"
-  std::vector<std::string> failures;  // device errors, in order (at most two)
-};
-
-// The device stage on GPU `slot` of `gpus` (bellperson circuits with a PCE, and zkey circuits,
-// whose whole proof is made there; full-synthesis partitions, and every partition when the pool
-// has no devices, on the CPU). A device error (a CUDA failure) is retried
-// once: on the next device when there are several, else on the CPU; a second error fails the
-// partition with both messages. A circuit that does not fit the device runs on the CPU, unless
-// gpus.backend = "gpu", where that is an error.
+// The device stage on GPU `slot` of `gpus` (bellperson circuits with a PCE, and zkey circuits;
+// full-synthesis partitions, and every partition when there are no devices, on the CPU) under the
+// shared retry policy (backend/retry_policy.hpp: one retry after a device error, on the next device
+// or the CPU; the CPU when the circuit does not fit, unless gpus.backend = "gpu").
 // `before_cpu`, when given, runs before the stage falls back to the CPU (the engine reserves the
 // memory the CPU path needs beyond the GPU path's there; it may throw to fail the partition).
-DeviceStageOut device_stage_on(GpuPool& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s, ThreadPool& pool,
-                               DeviceStageReport* report, const std::function<void()>& before_cpu = {});
+DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s,
+                               ThreadPool& pool, backend::StageReport* report,
+                               const std::function<void()>& before_cpu = {});
 // A Filecoin kind: checks a partition's proof against the public inputs a verifier derives (PoRep:
 // from C1 alone, challenges and parents included). Empty when it verifies, else why not.
 std::string verify_vanilla_partition(const CircuitRuntime& rt, const VanillaPartitions& vanilla, uint32_t partition,

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/device_error.hpp"
+
 namespace cuzk::gpu {
 
 class CudaError : public std::runtime_error {
@@ -14,13 +16,6 @@ class CudaError : public std::runtime_error {
 
  private:
   cudaError_t code_;
-};
-
-// The device has too little free memory for what a prover would keep resident (raised before any
-// upload): the caller may free other residents and try again, or prove elsewhere.
-class DeviceMemoryShort : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 [[noreturn]] void throw_cuda_error(cudaError_t code, const char* expr, const char* file, int line);

@@ -406,12 +406,12 @@ struct GpuZkeyProver::Impl {
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
-  groth16::ZkeyMsms stage1(std::span<const Fr> witness, groth16::ZkeyProveTimings* t) {
-    groth16::ZkeyProveTimings local;
-    groth16::ZkeyProveTimings& tt = t ? *t : local;
+  groth16::ZkeyMsms stage1(std::span<const Fr> witness, ProveTimings* t) {
+    ProveTimings local;
+    ProveTimings& tt = t ? *t : local;
     Stopwatch sw;
     groth16::ZkeyAbc v = groth16::zkey_abc(zk, witness);  // validates the witness
-    tt.abc += sw.lap();
+    tt.matvec_s += sw.lap();
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     const cudaStream_t s = *stream;
     w.upload(witness, s);
@@ -429,7 +429,7 @@ struct GpuZkeyProver::Impl {
     }
     compute_h(d_a, d_b, d_c, zk.log2_domain_size, poly::RootConvention::Snarkjs, s);
     stream->sync();
-    tt.h_fft += sw.lap();
+    tt.h_poly_s += sw.lap();
 
     std::future<ec::G2> g2_done = std::async(std::launch::async, [&] {
       Stopwatch g2w;
@@ -441,18 +441,18 @@ struct GpuZkeyProver::Impl {
         r = ec::msm(std::span<const ec::G2Affine>(zk.b2), witness,
                     {.pool = opt.pool ? opt.pool : &ThreadPool::global()});
       }
-      tt.msm_b2 += g2w.lap();
+      tt.msm_b_g2_s += g2w.lap();
       return r;
     });
     groth16::ZkeyMsms out;
     out.a = g1->run_device(a.view(), w.data(), vars, {}, s);
-    tt.msm_a += sw.lap();
+    tt.msm_a_s += sw.lap();
     out.b1 = g1->run_device(b1.view(), w.data(), vars, {}, s);
-    tt.msm_b1 += sw.lap();
+    tt.msm_b_g1_s += sw.lap();
     out.c = g1->run_device(c.view(), w.data() + c_first, vars - c_first, {}, s);
-    tt.msm_c += sw.lap();
+    tt.msm_l_s += sw.lap();
     out.h = g1->run_device(h.view(), d_a, n, {}, s);
-    tt.msm_h += sw.lap();
+    tt.msm_h_s += sw.lap();
     out.b2 = g2_done.get();
     return out;
   }
@@ -477,7 +477,7 @@ GpuProverMemory GpuZkeyProver::memory_needed(const groth16::Zkey& zk, const GpuP
 GpuZkeyProver::GpuZkeyProver(const groth16::Zkey& zkey, const GpuProverOptions& options)
     : impl_(std::make_unique<Impl>(zkey, options)) {}
 GpuZkeyProver::~GpuZkeyProver() = default;
-groth16::ZkeyMsms GpuZkeyProver::stage1(std::span<const ec::Fr> witness, groth16::ZkeyProveTimings* timings) {
+groth16::ZkeyMsms GpuZkeyProver::stage1(std::span<const ec::Fr> witness, groth16::ProveTimings* timings) {
   return impl_->stage1(witness, timings);
 }
 int GpuZkeyProver::device() const {

@@ -55,7 +55,7 @@ struct GpuProverMemory {
 class GpuProver {
  public:
   // The key must fit the Pce (groth16::validate_key, checked); both must outlive the prover (the
-  // CPU G2 path and the density bitmaps read them). Throws gpu::DeviceMemoryShort when the device has
+  // CPU G2 path and the density bitmaps read them). Throws cuzk::DeviceMemoryShort when the device has
   // too little free memory, gpu::CudaError on CUDA failures.
   GpuProver(const groth16::ProvingKey& pk, const pce::Pce& pce, const GpuProverOptions& options = {});
   // The bases read from `key` while building (a ParamsKeySource streams a .params file window by
@@ -109,7 +109,7 @@ class GpuProver {
 // groth16::zkey_finalize; for the same r, s the proof equals groth16::prove_zkey's.
 class GpuZkeyProver {
  public:
-  // The Zkey must outlive the prover. Throws gpu::DeviceMemoryShort when the device memory is short.
+  // The Zkey must outlive the prover. Throws cuzk::DeviceMemoryShort when the device memory is short.
   explicit GpuZkeyProver(const groth16::Zkey& zkey, const GpuProverOptions& options = {});
   ~GpuZkeyProver();
   GpuZkeyProver(const GpuZkeyProver&) = delete;
@@ -117,8 +117,8 @@ class GpuZkeyProver {
 
   static GpuProverMemory memory_needed(const groth16::Zkey& zkey, const GpuProverOptions& options = {});
 
-  // Fills abc, h_fft and the msm_* fields of `timings` (finish and total are the caller's).
-  groth16::ZkeyMsms stage1(std::span<const ec::Fr> witness, groth16::ZkeyProveTimings* timings = nullptr);
+  // Adds to every field of `timings` but finalize_s (the caller's); msm_l_s is the C query's MSM.
+  groth16::ZkeyMsms stage1(std::span<const ec::Fr> witness, groth16::ProveTimings* timings = nullptr);
   int device() const;
   void inject_failures(unsigned count);  // test hook, as GpuProver's
 

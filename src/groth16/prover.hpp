@@ -22,6 +22,7 @@
 #include "ec/bls12_381.hpp"
 #include "groth16/key_source.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/prove_timings.hpp"
 #include "pce/pce.hpp"
 #include "util/thread_pool.hpp"
 
@@ -29,22 +30,6 @@ namespace cuzk::groth16 {
 
 using ec::G1;
 using ec::G2;
-
-// Seconds spent per step. Every function that takes a ProveTimings* ADDS its times to the fields
-// (so prove_many reports totals over its circuits); start from a zero-initialised struct.
-struct ProveTimings {
-  double matvec_s = 0;  // a, b, c = A·z, B·z, C·z over the Pce
-  double h_poly_s = 0;  // the NTTs and pointwise work that give H's coefficients
-  double msm_h_s = 0;   // the five MSMs
-  double msm_l_s = 0;
-  double msm_a_s = 0;
-  double msm_b_g1_s = 0;
-  double msm_b_g2_s = 0;
-  double finalize_s = 0;  // stage 2
-  double msm_s() const { return msm_h_s + msm_l_s + msm_a_s + msm_b_g1_s + msm_b_g2_s; }
-  double stage1_s() const { return h_poly_s + msm_s(); }
-  double total_s() const { return matvec_s + stage1_s() + finalize_s; }
-};
 
 struct ProverOptions {
   ThreadPool* pool = nullptr;  // null: ThreadPool::global()

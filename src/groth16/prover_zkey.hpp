@@ -27,23 +27,10 @@
 #include <vector>
 
 #include "groth16/keys.hpp"
+#include "groth16/prove_timings.hpp"
 #include "groth16/zkey.hpp"
 
 namespace cuzk::groth16 {
-
-// Wall-clock seconds per stage of one proof.
-struct ZkeyProveTimings {
-  double witness_check = 0;  // witness length and w_0, key consistency
-  double abc = 0;            // a = A w, b = B w, c = a o b
-  double h_fft = 0;          // 3 iFFT + 3 odd-coset FFT of size n, p = a' b' - c'
-  double msm_a = 0;          // G1, nVars points
-  double msm_b1 = 0;         // G1, nVars points
-  double msm_b2 = 0;         // G2, nVars points
-  double msm_c = 0;          // 0: the C MSM runs together with H's (msm_h)
-  double msm_h = 0;          // G1, n points of H plus the nVars - nPublic - 1 points of C
-  double finish = 0;         // blinding terms and the affine conversion
-  double total = 0;
-};
 
 // The five MSM sums of a snarkjs proof (what a device stage hands to zkey_finalize):
 // a = sum w_i A_i, b1 = sum w_i B1_i, b2 = sum w_i B2_i, c = sum_{i > nPublic} w_i C_i,
@@ -52,16 +39,17 @@ struct ZkeyMsms {
   ec::G1 a, b1, c, h;
   ec::G2 b2;
 };
-// Steps 1-2 on the CPU: the sums for `witness` (checked as by prove_zkey); timings without finish.
-ZkeyMsms zkey_msms(const Zkey& zkey, std::span<const Fr> witness, ZkeyProveTimings* timings = nullptr);
+// Steps 1-2 on the CPU: the sums for `witness` (checked as by prove_zkey); timings without
+// finalize_s. C and H are summed as one MSM: `h` is the identity and `c` holds both sums.
+ZkeyMsms zkey_msms(const Zkey& zkey, std::span<const Fr> witness, ProveTimings* timings = nullptr);
 // Step 3: the blinding terms and the affine proof from the sums (cheap).
 Proof zkey_finalize(const Zkey& zkey, const ZkeyMsms& msms, const Fr& r, const Fr& s);
 
 // The proof for blinding scalars r and s (any values, 0 included: snarkjs draws them uniformly).
 Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const Fr& r, const Fr& s,
-                 ZkeyProveTimings* timings = nullptr);
+                 ProveTimings* timings = nullptr);
 // The same with r and s drawn from SystemRng (the kernel's CSPRNG).
-Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, ZkeyProveTimings* timings = nullptr);
+Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, ProveTimings* timings = nullptr);
 
 // Step 1 alone: a, b (A w and B w per constraint row, n values each) and c = a o b. Same checks.
 struct ZkeyAbc {

@@ -5,13 +5,13 @@
 //   - several witnesses through one GpuProver (device buffers reused); a prover without a Pce
 //     (shape only) proves from host a, b, c;
 //   - wrong witness sizes are rejected and the prover stays usable;
-//   - an injected device failure is retried on the CPU (with_cpu_fallback) with the same proof,
-//     and the GPU proves the next witness;
-//   - make_backend(auto) picks the GPU; with two or more devices, witnesses spread over them;
+//   - an injected device failure is retried on the CPU (the retry policy, one device) with the
+//     same proof, and the GPU proves the next witness;
+//   - BatchProver(auto) picks the GPU; with two or more devices, witnesses spread over them;
 //   - the bases streamed from a .params file window by window equal the key in memory;
 //   - the snarkjs convention (tests/zkey/{mul3,mix}.zkey): GpuZkeyProver + zkey_finalize equals
-//     groth16::prove_zkey for the same r, s and verifies; backend::prove_zkey retries an injected
-//     failure on the CPU. (CUZK_VECTORS_DIR=<repo>/tests/vectors where the source tree moved.)
+//     groth16::prove_zkey for the same r, s and verifies; BatchProver retries an injected failure
+//     on the CPU. (CUZK_VECTORS_DIR=<repo>/tests/vectors where the source tree moved.)
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "../builtin_fixture.hpp"
-#include "backend/gpu_backend.hpp"
-#include "backend/prover_backend.hpp"
+#include "backend/batch_prover.hpp"
+#include "backend/device_platform.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device.hpp"
 #include "gpu/gpu_prover.hpp"
@@ -160,22 +160,25 @@ TEST(GpuProver, BasesStreamedFromTheParamsFile) {
 TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
   CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("filecoin-like:2^12");
-  auto gpu_be = backend::make_gpu_backend(groth16::MemoryKeySource(f.pk), f.pce, {});
-  gpu::GpuProver& prover = gpu_be->prover();
-  prover.inject_failures(1);
-  // Without a fallback the CUDA error reaches the caller as a DeviceFailure.
+  const groth16::MemoryKeySource key(f.pk);
+  const auto gpu_be = backend::device_platform()->build(0, backend::PceKey{&key, &f.pce}, {.test_inject_failures = 1});
+  // Without the retry policy the CUDA error reaches the caller as a DeviceFailure.
   const auto w0 = f.witness(40);
-  EXPECT_THROW(gpu_be->stage1({w0.inputs, w0.aux}, nullptr), backend::DeviceFailure);
+  EXPECT_THROW(gpu_be->stage1(groth16::Witness{w0.inputs, w0.aux}), DeviceFailure);
 
-  prover.inject_failures(1);
-  const auto be = backend::with_cpu_fallback(std::move(gpu_be), backend::make_cpu_backend(f.pk, f.pce));
+  backend::BatchProver be(f.pk, f.pce,
+                          {.kind = backend::BackendKind::Gpu, .devices = {0}, .fit = {.test_inject_failures = 1}});
   std::vector<circuits::BuiltinWitness> wit = {f.witness(41), f.witness(42)};
   std::vector<groth16::Witness> ws = {{wit[0].inputs, wit[0].aux}, {wit[1].inputs, wit[1].aux}};
   const auto [r0, s0] = test::fixed_rs(41);
   const auto [r1, s1] = test::fixed_rs(42);
   const std::vector<ec::Fr> r = {r0, r1}, s = {s0, s1};
-  const std::vector<groth16::Proof> got = be->prove_many(ws, r, s);  // first on the CPU, second on the GPU
+  std::vector<backend::StageReport> where;
+  const std::vector<groth16::Proof> got =
+      be.prove_many(ws, r, s, nullptr, &where);  // first on the CPU, second on the GPU
   ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(where[0].backend, "cpu");
+  EXPECT_EQ(where[1].backend, "gpu:0");
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(got[i], groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, r[i], s[i])) << i;
     EXPECT_TRUE(f.verifies(got[i], wit[i]));
@@ -185,8 +188,8 @@ TEST(GpuProver, InjectedFailureIsRetriedOnTheCpu) {
 TEST(GpuProver, AutoPicksTheGpuAndSpreadsOverDevices) {
   CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("chain:2^12");
-  const auto be = backend::make_backend(f.pk, f.pce, {.kind = backend::BackendKind::Auto});
-  EXPECT_EQ(be->name().rfind("gpu:0", 0), 0u) << be->name();
+  backend::BatchProver be(f.pk, f.pce, {.kind = backend::BackendKind::Auto});
+  EXPECT_EQ(be.name().rfind("gpu:0", 0), 0u) << be.name();
   const size_t devices = backend::available_devices().ordinals.size();
   std::vector<circuits::BuiltinWitness> wit;
   for (uint64_t i = 0; i < 2 * devices + 1; ++i) wit.push_back(f.witness(50 + i));
@@ -197,11 +200,11 @@ TEST(GpuProver, AutoPicksTheGpuAndSpreadsOverDevices) {
     const auto [ri, si] = test::fixed_rs(60 + i);
     r.push_back(ri), s.push_back(si);
   }
-  const std::vector<groth16::Proof> got = be->prove_many(ws, r, s);
+  const std::vector<groth16::Proof> got = be.prove_many(ws, r, s);
   ASSERT_EQ(got.size(), ws.size());
   for (size_t i = 0; i < ws.size(); ++i)
     EXPECT_EQ(got[i], groth16::prove(f.pk, f.pce, wit[i].inputs, wit[i].aux, r[i], s[i])) << i;
-  std::printf("backend %s over %zu device(s)\n", be->name().c_str(), devices);
+  std::printf("backend %s over %zu device(s)\n", be.name().c_str(), devices);
 }
 
 TEST(GpuProver, MemoryEstimateCoversTheBases) {
@@ -254,7 +257,7 @@ TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
     SCOPED_TRACE(std::string(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU") + ", table bits " +
                  std::to_string(table));
     gpu::GpuZkeyProver prover(c.zkey, {.b_g2_on_gpu = g2_on_gpu, .msm_table_bits = table});
-    groth16::ZkeyProveTimings t;
+    groth16::ProveTimings t;
     const groth16::Proof got = groth16::zkey_finalize(c.zkey, prover.stage1(c.witness, &t), r, s);
     EXPECT_EQ(got, want);
     const auto ok = groth16::verify(groth16::prepare(groth16::vk_from_zkey(c.zkey)), got, pub);
@@ -270,31 +273,39 @@ TEST_P(GpuZkey, InjectedFailureIsRetriedOnTheCpu) {
   const ZkeyCase c = load_zkey_case(GetParam());
   const auto [r, s] = test::fixed_rs(78);
   const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
+  const backend::WitnessRef w = backend::FullWitness{c.witness};
+  auto prove = [&](const backend::PlacementOptions& o, std::string* used) {
+    std::vector<backend::StageReport> where;
+    backend::BatchProver be(c.zkey, o);
+    const groth16::Proof p = be.prove_many({&w, 1}, {&r, 1}, {&s, 1}, nullptr, &where).at(0);
+    if (used) *used = where.at(0).backend;
+    return p;
+  };
   std::string used;
-  EXPECT_EQ(backend::prove_zkey(c.zkey, c.witness, r, s, {.kind = backend::BackendKind::Gpu}, nullptr, &used), want);
+  EXPECT_EQ(prove({.kind = backend::BackendKind::Gpu, .devices = {0}}, &used), want);
   EXPECT_EQ(used, "gpu:0");
-  EXPECT_EQ(backend::prove_zkey(c.zkey, c.witness, r, s, {.kind = backend::BackendKind::Gpu, .test_inject_failures = 1},
-                                nullptr, &used),
+  EXPECT_EQ(prove({.kind = backend::BackendKind::Gpu, .devices = {0}, .fit = {.test_inject_failures = 1}}, &used),
             want);
   EXPECT_EQ(used, "cpu");
   EXPECT_THROW(
-      backend::prove_zkey(c.zkey, c.witness, r, s,
-                          {.kind = backend::BackendKind::Gpu, .cpu_fallback = false, .test_inject_failures = 1}),
-      backend::DeviceFailure);
+      prove({.kind = backend::BackendKind::Gpu, .devices = {0}, .fit = {.test_inject_failures = 1}, .retry = false},
+            nullptr),
+      DeviceFailure);
 }
 
 INSTANTIATE_TEST_SUITE_P(Circom, GpuZkey, ::testing::Values("mul3", "mix"));
 
-TEST(GpuProver, BackendInjectedFailureFallsBackThroughMakeBackend) {
+TEST(GpuProver, BatchProverInjectedFailureFallsBackToTheCpu) {
   CUZK_REQUIRE_GPU();
   const auto& f = builtin_fixture("chain:2^10");
-  const auto be = backend::make_backend(f.pk, f.pce, {.kind = backend::BackendKind::Gpu, .test_inject_failures = 1});
+  backend::BatchProver be(f.pk, f.pce,
+                          {.kind = backend::BackendKind::Gpu, .devices = {0}, .fit = {.test_inject_failures = 1}});
   const auto w = f.witness(90);
   const auto [r, s] = test::fixed_rs(90);
   const groth16::Witness ws{w.inputs, w.aux};
   const groth16::Proof want = groth16::prove(f.pk, f.pce, w.inputs, w.aux, r, s);
-  EXPECT_EQ(be->prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);  // on the CPU
-  EXPECT_EQ(be->prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);  // on the GPU
+  EXPECT_EQ(be.prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);  // on the CPU
+  EXPECT_EQ(be.prove_many({&ws, 1}, {&r, 1}, {&s, 1}).at(0), want);  // on the GPU
 }
 
 }  // namespace

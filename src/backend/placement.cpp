@@ -1,0 +1,234 @@
+#include "backend/placement.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <list>
+#include <mutex>
+#include <stdexcept>
+
+#include "backend/device_platform.hpp"
+#include "util/log.hpp"
+
+namespace cuzk::backend {
+
+namespace {
+
+// A KeySource that reports the points read through it: a prover built from a streamed .params
+// file (tens of GB at 32 GiB, a minute) shows its upload's progress.
+class ProgressKeySource final : public groth16::KeySource {
+ public:
+  ProgressKeySource(const groth16::KeySource& inner, BuildProgress& progress) : inner_(inner), progress_(progress) {
+    const groth16::KeySizes s = inner_.sizes();
+    total_ = s.h + s.l + s.a + s.b_g1 + s.b_g2;
+    progress_.progress(0, total_);
+  }
+  const groth16::VerifyingKey& vk() const override { return inner_.vk(); }
+  groth16::KeySizes sizes() const override { return inner_.sizes(); }
+  const groth16::ProvingKey* in_memory() const override { return inner_.in_memory(); }
+  void read_g1(groth16::G1Section section, const groth16::G1Sink& sink) const override {
+    inner_.read_g1(section, [&](uint64_t first, std::span<const groth16::G1Affine> points) {
+      sink(first, points);
+      add(points.size());
+    });
+  }
+  void read_b_g2(const groth16::G2Sink& sink) const override {
+    inner_.read_b_g2([&](uint64_t first, std::span<const groth16::G2Affine> points) {
+      sink(first, points);
+      add(points.size());
+    });
+  }
+
+ private:
+  void add(uint64_t n) const { progress_.progress(done_.fetch_add(n, std::memory_order_relaxed) + n, total_); }
+
+  const groth16::KeySource& inner_;
+  BuildProgress& progress_;
+  uint64_t total_ = 0;
+  mutable std::atomic<uint64_t> done_{0};
+};
+
+}  // namespace
+
+struct Placement::Entry {
+  std::string circuit;
+  std::vector<std::shared_ptr<const void>> holds;
+  std::unique_ptr<DeviceProver> prover;
+  std::mutex run_mu;  // a prover serves one witness at a time
+  int users = 0;      // guarded by Device::mu
+  std::atomic<uint64_t> proofs{0};
+  std::chrono::steady_clock::time_point last_used;
+};
+
+struct Placement::Device {
+  int ordinal = 0;
+  mutable std::mutex mu;  // the entries, and building them (one upload at a time per device)
+  std::list<std::shared_ptr<Entry>> entries;
+};
+
+Placement::Placement(const PlacementOptions& options, PlacementSetup setup, BuildWatcher watcher)
+    : options_(options), watcher_(std::move(watcher)) {
+  if (setup.factory) {
+    if (options_.kind != BackendKind::Cpu) devices_ = setup.devices;
+    reason_ = devices_.empty() ? "no devices (test setup)" : "test devices";
+    factory_ = std::move(setup.factory);
+    if (devices_.empty() && required()) throw std::runtime_error(options_.required_by + ": no GPU to prove on");
+  } else {
+    const Selection sel = select_backend(options_.kind, available_devices(options_.devices));
+    devices_ = sel.devices;
+    reason_ = sel.reason;
+    factory_ = [](int device, const ProverKey& key, const FitOptions& fit) {
+      return device_platform()->build(device, key, fit);  // devices exist only with a platform
+    };
+  }
+  for (int d : devices_) {
+    slots_.push_back(std::make_unique<Device>());
+    slots_.back()->ordinal = d;
+  }
+}
+
+Placement::~Placement() = default;
+
+std::unique_ptr<DeviceProver> Placement::build_fitted(int device, const ProverKey& key, BuildProgress* progress) const {
+  FitOptions fit = options_.fit;
+  for (;;) {
+    try {
+      if (const auto* k = std::get_if<PceKey>(&key); k && progress) {
+        const ProgressKeySource counted(*k->key, *progress);  // an attempt counts from 0 again
+        return factory_(device, PceKey{&counted, k->pce}, fit);
+      }
+      return factory_(device, key, fit);
+    } catch (const DeviceMemoryShort& e) {
+      if (fit.msm_table_bits != 0) {
+        fit.msm_table_bits = 0;
+        logging::log_event(logging::Level::info, "gpu_msm_tables_dropped",
+                           {{"device", std::to_string(device)}, {"reason", e.what()}});
+      } else if (fit.b_g2_on_gpu) {
+        fit.b_g2_on_gpu = false;
+        logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
+                           {{"device", std::to_string(device)}, {"reason", e.what()}});
+      } else {
+        throw;
+      }
+    }
+  }
+}
+
+std::shared_ptr<Placement::Entry> Placement::acquire(Device& d, const CircuitKey& key, bool may_evict) {
+  std::unique_lock lock(d.mu);
+  for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
+    if ((*it)->circuit != key.circuit) continue;
+    if ((*it)->holds == key.holds) {
+      ++(*it)->users;
+      return *it;
+    }
+    // The circuit's keys or PCE were reloaded: the old prover goes once it is idle.
+    if ((*it)->users == 0) {
+      d.entries.erase(it);
+      break;
+    }
+  }
+  auto entry = std::make_shared<Entry>();
+  entry->circuit = key.circuit;
+  entry->holds = key.holds;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::unique_ptr<BuildProgress> progress = watcher_ ? watcher_(key.circuit) : nullptr;
+  for (;;) {
+    try {
+      entry->prover = build_fitted(d.ordinal, key.key, progress.get());
+      break;
+    } catch (const DeviceMemoryShort& e) {
+      if (!may_evict) throw;
+      // Drop the least recently used idle prover and try again; none left: it does not fit.
+      auto victim = d.entries.end();
+      for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
+        if ((*it)->users == 0 && (victim == d.entries.end() || (*it)->last_used < (*victim)->last_used)) victim = it;
+      }
+      if (victim == d.entries.end()) throw;
+      logging::log_event(logging::Level::info, "gpu_prover_evicted",
+                         {{"device", std::to_string(d.ordinal)},
+                          {"circuit", (*victim)->circuit},
+                          {"for", key.circuit},
+                          {"bytes", std::to_string((*victim)->prover->device_bytes())}});
+      d.entries.erase(victim);
+    }
+  }
+  logging::log_event(
+      logging::Level::info, "gpu_prover_ready",
+      {{"device", std::to_string(d.ordinal)},
+       {"circuit", key.circuit},
+       {"bytes", std::to_string(entry->prover->device_bytes())},
+       {"seconds", std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())}});
+  entry->users = 1;
+  d.entries.push_back(entry);
+  return entry;
+}
+
+StageMsms Placement::stage1(size_t slot, const CircuitKey& key, const WitnessRef& w, groth16::ProveTimings* timings,
+                            std::string* used) {
+  if (slot >= slots_.size()) throw std::logic_error("Placement: no device slot " + std::to_string(slot));
+  Device& d = *slots_[slot];
+  std::shared_ptr<Entry> e = acquire(d, key, /*may_evict=*/true);
+  struct Release {
+    Device& d;
+    Entry& e;
+    ~Release() {
+      std::lock_guard lock(d.mu);
+      --e.users;
+      e.last_used = std::chrono::steady_clock::now();
+    }
+  } release{d, *e};
+  if (used) *used = e->prover->name();
+  std::lock_guard run(e->run_mu);
+  StageMsms out = e->prover->stage1(w, timings);
+  ++e->proofs;
+  return out;
+}
+
+void Placement::warm(const CircuitKey& key) {
+  // Each device streams the key from its file on its own: with several GPUs the file is decoded
+  // once per device (a shared decode feeding every device is #25's to add).
+  for (auto& d : slots_) {
+    std::shared_ptr<Entry> e;
+    try {
+      e = acquire(*d, key, /*may_evict=*/false);
+    } catch (const DeviceMemoryShort& ex) {
+      // Other circuits' provers stay: the first proof decides (acquire with eviction).
+      logging::log_event(logging::Level::info, "gpu_prover_not_warmed",
+                         {{"device", std::to_string(d->ordinal)}, {"circuit", key.circuit}, {"reason", ex.what()}});
+      continue;
+    }
+    std::lock_guard lock(d->mu);
+    --e->users;
+    e->last_used = std::chrono::steady_clock::now();
+  }
+}
+
+void Placement::drop_unless(const std::function<bool(const std::string&)>& keep) {
+  for (auto& d : slots_) {
+    std::lock_guard lock(d->mu);
+    d->entries.remove_if([&](const std::shared_ptr<Entry>& e) { return e->users == 0 && !keep(e->circuit); });
+  }
+}
+
+size_t Placement::drop_idle(std::chrono::duration<double> min_idle) {
+  const auto now = std::chrono::steady_clock::now();
+  size_t dropped = 0;
+  for (auto& d : slots_) {
+    std::lock_guard lock(d->mu);
+    dropped += d->entries.remove_if(
+        [&](const std::shared_ptr<Entry>& e) { return e->users == 0 && now - e->last_used >= min_idle; });
+  }
+  return dropped;
+}
+
+std::vector<Resident> Placement::residents() const {
+  std::vector<Resident> out;
+  for (const auto& d : slots_) {
+    std::lock_guard lock(d->mu);
+    for (const auto& e : d->entries)
+      out.push_back({d->ordinal, e->circuit, e->prover->device_bytes(), e->proofs.load()});
+  }
+  return out;
+}
+
+}  // namespace cuzk::backend
