@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <type_traits>
@@ -88,12 +89,13 @@ class RpcScope {
   std::string message_;
 };
 
-// Runs a handler body: metrics, and an exception from the engine becomes INTERNAL with its
-// message instead of gRPC's opaque UNKNOWN.
-template <class Body>
-grpc::Status handle(RpcMetrics& metrics, Rpc rpc, Body&& body) {
+// Runs a handler body after `admit` (authentication, size): metrics, and an exception from the
+// engine becomes INTERNAL with its message instead of gRPC's opaque UNKNOWN.
+template <class Admit, class Body>
+grpc::Status handle(RpcMetrics& metrics, Rpc rpc, Admit&& admit, Body&& body) {
   RpcScope scope(metrics, rpc);
   try {
+    if (grpc::Status gate = admit(); !gate.ok()) return scope.finish(std::move(gate));
     return scope.finish(body());
   } catch (const std::exception& e) {
     return scope.finish({grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()});
@@ -363,6 +365,22 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
   r->set_version(version);
 }
 
+bool bearer_token_matches(std::string_view authorization, std::string_view token) {
+  constexpr std::string_view kScheme = "bearer ";
+  if (authorization.size() < kScheme.size()) return false;
+  for (size_t i = 0; i < kScheme.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(authorization[i])) != kScheme[i]) return false;
+  }
+  const std::string_view given = authorization.substr(kScheme.size());
+  // Every byte of the expected token is compared, whatever the given length.
+  unsigned diff = given.size() == token.size() ? 0u : 1u;
+  for (size_t i = 0; i < token.size(); ++i) {
+    const unsigned char g = i < given.size() ? static_cast<unsigned char>(given[i]) : 0;
+    diff |= static_cast<unsigned>(g ^ static_cast<unsigned char>(token[i]));
+  }
+  return diff == 0;
+}
+
 // ---- the service ----
 
 ProvingService::ProvingService(engine::EngineApi& engine, Options options)
@@ -370,15 +388,39 @@ ProvingService::ProvingService(engine::EngineApi& engine, Options options)
   if (options_.await_slice < milliseconds(1)) options_.await_slice = milliseconds(1);
 }
 
-grpc::Status ProvingService::submit(v1::SubmitProofRequest& request, engine::Submitted& out) {
-  if (options_.max_request_bytes != 0) {
-    const uint64_t size = request.ByteSizeLong();
-    if (size > options_.max_request_bytes) {
-      return invalid("the request is " + std::to_string(size) +
-                     " bytes, more than daemon.max_message_bytes = " + std::to_string(options_.max_request_bytes) +
-                     "; split the work into several requests or raise the limit in the daemon's config");
+grpc::Status ProvingService::admit(const grpc::ServerContext* context, Rpc rpc,
+                                   const google::protobuf::MessageLite& request) const {
+  if (!options_.bearer_token.empty()) {
+    const auto& metadata = context->client_metadata();
+    const auto it = metadata.find("authorization");
+    if (it == metadata.end()) {
+      return {grpc::StatusCode::UNAUTHENTICATED,
+              "this daemon requires a bearer token (daemon.auth_token_file): send \"authorization: Bearer "
+              "<token>\" metadata (cuzk-bench --token-file FILE)"};
+    }
+    if (!bearer_token_matches(std::string_view(it->second.data(), it->second.size()), options_.bearer_token)) {
+      return {grpc::StatusCode::UNAUTHENTICATED,
+              "the bearer token is wrong: send the token of the daemon's daemon.auth_token_file"};
     }
   }
+  const bool proof_rpc = rpc == Rpc::SubmitProof || rpc == Rpc::Prove;
+  const uint64_t cap = proof_rpc ? options_.max_request_bytes : options_.max_control_request_bytes;
+  if (cap != 0) {
+    const uint64_t size = request.ByteSizeLong();
+    if (size > cap) {
+      if (proof_rpc) {
+        return invalid("the request is " + std::to_string(size) +
+                       " bytes, more than daemon.max_message_bytes = " + std::to_string(cap) +
+                       "; split the work into several requests or raise the limit in the daemon's config");
+      }
+      return invalid(std::string("the ") + rpc_name(rpc) + " request is " + std::to_string(size) +
+                     " bytes; this call carries ids only and is limited to " + std::to_string(cap) + " bytes");
+    }
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ProvingService::submit(v1::SubmitProofRequest& request, engine::Submitted& out) {
   std::string message;
   if (!valid_proof_kind(static_cast<int>(request.proof_kind()), message)) return invalid(std::move(message));
   auto outcome = engine_.submit(to_engine_request(request));
@@ -428,106 +470,124 @@ grpc::Status ProvingService::await_job(grpc::ServerContext* context, const std::
   }
 }
 
-grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* request,
+grpc::Status ProvingService::SubmitProof(grpc::ServerContext* context, const v1::SubmitProofRequest* request,
                                          v1::SubmitProofResponse* response) {
-  return handle(metrics_, Rpc::SubmitProof, [&] {
-    // The synchronous API hands the request over as const, but gRPC owns a mutable message that
-    // it destroys after this call; moving the payload out of it saves a copy of up to
-    // max_message_bytes per request.
-    auto& mutable_request = const_cast<v1::SubmitProofRequest&>(*request);
-    engine::Submitted submitted;
-    if (auto status = submit(mutable_request, submitted); !status.ok()) return status;
-    response->set_job_id(std::move(submitted.job_id));
-    response->set_queue_position(submitted.queue_position);
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::SubmitProof, [&] { return admit(context, Rpc::SubmitProof, *request); },
+      [&] {
+        // The synchronous API hands the request over as const, but gRPC owns a mutable message that
+        // it destroys after this call; moving the payload out of it saves a copy of up to
+        // max_message_bytes per request.
+        auto& mutable_request = const_cast<v1::SubmitProofRequest&>(*request);
+        engine::Submitted submitted;
+        if (auto status = submit(mutable_request, submitted); !status.ok()) return status;
+        response->set_job_id(std::move(submitted.job_id));
+        response->set_queue_position(submitted.queue_position);
+        return grpc::Status::OK;
+      });
 }
 
 grpc::Status ProvingService::AwaitProof(grpc::ServerContext* context, const v1::AwaitProofRequest* request,
                                         v1::AwaitProofResponse* response) {
-  return handle(metrics_, Rpc::AwaitProof, [&] {
-    if (request->job_id().empty()) return invalid("job_id is empty");
-    // Beyond ~30 years a timeout means "no limit" (and must not overflow the clock arithmetic).
-    constexpr uint64_t kMaxTimeoutMs = 1'000'000'000'000ull;
-    const uint64_t timeout_ms = request->timeout_ms() > kMaxTimeoutMs ? 0 : request->timeout_ms();
-    return await_job(context, request->job_id(), milliseconds(timeout_ms), response);
-  });
+  return handle(
+      metrics_, Rpc::AwaitProof, [&] { return admit(context, Rpc::AwaitProof, *request); },
+      [&] {
+        if (request->job_id().empty()) return invalid("job_id is empty");
+        // Beyond ~30 years a timeout means "no limit" (and must not overflow the clock arithmetic).
+        constexpr uint64_t kMaxTimeoutMs = 1'000'000'000'000ull;
+        const uint64_t timeout_ms = request->timeout_ms() > kMaxTimeoutMs ? 0 : request->timeout_ms();
+        return await_job(context, request->job_id(), milliseconds(timeout_ms), response);
+      });
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* context, const v1::ProveRequest* request,
                                    v1::ProveResponse* response) {
-  return handle(metrics_, Rpc::Prove, [&] {
-    if (!request->has_submit()) return invalid("ProveRequest.submit is missing");
-    // See SubmitProof about the const_cast.
-    auto& mutable_submit = *const_cast<v1::ProveRequest&>(*request).mutable_submit();
-    engine::Submitted submitted;
-    if (auto status = submit(mutable_submit, submitted); !status.ok()) return status;
-    return await_job(context, submitted.job_id, milliseconds(0), response->mutable_result());
-  });
+  return handle(
+      metrics_, Rpc::Prove, [&] { return admit(context, Rpc::Prove, *request); },
+      [&] {
+        if (!request->has_submit()) return invalid("ProveRequest.submit is missing");
+        // See SubmitProof about the const_cast.
+        auto& mutable_submit = *const_cast<v1::ProveRequest&>(*request).mutable_submit();
+        engine::Submitted submitted;
+        if (auto status = submit(mutable_submit, submitted); !status.ok()) return status;
+        return await_job(context, submitted.job_id, milliseconds(0), response->mutable_result());
+      });
 }
 
-grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* request,
+grpc::Status ProvingService::CancelProof(grpc::ServerContext* context, const v1::CancelProofRequest* request,
                                          v1::CancelProofResponse* response) {
-  return handle(metrics_, Rpc::CancelProof, [&] {
-    if (request->job_id().empty()) return invalid("job_id is empty");
-    const auto result = engine_.cancel(request->job_id());
-    response->set_found(result.found);
-    response->set_was_running(result.was_running);
-    response->set_cancelled(result.cancelled);
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::CancelProof, [&] { return admit(context, Rpc::CancelProof, *request); },
+      [&] {
+        if (request->job_id().empty()) return invalid("job_id is empty");
+        const auto result = engine_.cancel(request->job_id());
+        response->set_found(result.found);
+        response->set_was_running(result.was_running);
+        response->set_cancelled(result.cancelled);
+        return grpc::Status::OK;
+      });
 }
 
-grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
+grpc::Status ProvingService::GetStatus(grpc::ServerContext* context, const v1::GetStatusRequest* request,
                                        v1::GetStatusResponse* response) {
-  return handle(metrics_, Rpc::GetStatus, [&] {
-    fill_status_response(engine_.status(), options_.version, response);
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::GetStatus, [&] { return admit(context, Rpc::GetStatus, *request); },
+      [&] {
+        fill_status_response(engine_.status(), options_.version, response);
+        return grpc::Status::OK;
+      });
 }
 
-grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
+grpc::Status ProvingService::GetMetrics(grpc::ServerContext* context, const v1::GetMetricsRequest* request,
                                         v1::GetMetricsResponse* response) {
-  return handle(metrics_, Rpc::GetMetrics, [&] {
-    response->set_prometheus_text(metrics_text());
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::GetMetrics, [&] { return admit(context, Rpc::GetMetrics, *request); },
+      [&] {
+        response->set_prometheus_text(metrics_text());
+        return grpc::Status::OK;
+      });
 }
 
-grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* request,
+grpc::Status ProvingService::PreloadSRS(grpc::ServerContext* context, const v1::PreloadSrsRequest* request,
                                         v1::PreloadSrsResponse* response) {
-  return handle(metrics_, Rpc::PreloadSRS, [&] {
-    if (request->circuit_id().empty()) return invalid("circuit_id is empty");
-    auto outcome = engine_.preload_srs(request->circuit_id());
-    if (!outcome.ok()) return error_status(outcome.error);
-    response->set_already_loaded(outcome.value->already_loaded);
-    response->set_load_time_ms(outcome.value->load_time_ms);
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::PreloadSRS, [&] { return admit(context, Rpc::PreloadSRS, *request); },
+      [&] {
+        if (request->circuit_id().empty()) return invalid("circuit_id is empty");
+        auto outcome = engine_.preload_srs(request->circuit_id());
+        if (!outcome.ok()) return error_status(outcome.error);
+        response->set_already_loaded(outcome.value->already_loaded);
+        response->set_load_time_ms(outcome.value->load_time_ms);
+        return grpc::Status::OK;
+      });
 }
 
-grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* request,
+grpc::Status ProvingService::EvictSRS(grpc::ServerContext* context, const v1::EvictSrsRequest* request,
                                       v1::EvictSrsResponse* response) {
-  return handle(metrics_, Rpc::EvictSRS, [&] {
-    if (request->circuit_id().empty()) return invalid("circuit_id is empty");
-    auto outcome = engine_.evict_srs(request->circuit_id());
-    if (!outcome.ok()) return error_status(outcome.error);
-    response->set_was_loaded(outcome.value->was_loaded);
-    response->set_freed_bytes(outcome.value->freed_bytes);
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::EvictSRS, [&] { return admit(context, Rpc::EvictSRS, *request); },
+      [&] {
+        if (request->circuit_id().empty()) return invalid("circuit_id is empty");
+        auto outcome = engine_.evict_srs(request->circuit_id());
+        if (!outcome.ok()) return error_status(outcome.error);
+        response->set_was_loaded(outcome.value->was_loaded);
+        response->set_freed_bytes(outcome.value->freed_bytes);
+        return grpc::Status::OK;
+      });
 }
 
-grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext*, const v1::GetVerifyingKeyRequest* request,
+grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext* context, const v1::GetVerifyingKeyRequest* request,
                                              v1::GetVerifyingKeyResponse* response) {
-  return handle(metrics_, Rpc::GetVerifyingKey, [&] {
-    if (request->circuit_id().empty()) return invalid("circuit_id is empty");
-    auto outcome = engine_.verifying_key(request->circuit_id());
-    if (!outcome.ok()) return error_status(outcome.error);
-    response->set_vk(std::move(outcome.value->vk_bytes));
-    response->set_num_public_inputs(outcome.value->num_public_inputs);
-    return grpc::Status::OK;
-  });
+  return handle(
+      metrics_, Rpc::GetVerifyingKey, [&] { return admit(context, Rpc::GetVerifyingKey, *request); },
+      [&] {
+        if (request->circuit_id().empty()) return invalid("circuit_id is empty");
+        auto outcome = engine_.verifying_key(request->circuit_id());
+        if (!outcome.ok()) return error_status(outcome.error);
+        response->set_vk(std::move(outcome.value->vk_bytes));
+        response->set_num_public_inputs(outcome.value->num_public_inputs);
+        return grpc::Status::OK;
+      });
 }
 
 std::string ProvingService::metrics_text() {
