@@ -33,9 +33,6 @@ const char* code_name(grpc::StatusCode code) {
       return "ALREADY_EXISTS";
     case grpc::StatusCode::PERMISSION_DENIED:
       return "PERMISSION_DENIED";
-    case grpc::StatusCode::UNAUTHENTICATED:
-      msg += " (pass --token-file FILE with the daemon's daemon.auth_token_file token)";
-      break;
     case grpc::StatusCode::RESOURCE_EXHAUSTED:
       return "RESOURCE_EXHAUSTED";
     case grpc::StatusCode::FAILED_PRECONDITION:

@@ -47,7 +47,7 @@ struct GrpcServerOptions {
   // queueing behind the waiting ones.
   int max_threads = 512;
   // TLS on a TCP listener; unset: plaintext. A unix socket with TLS is refused (std::invalid_argument).
-  std::optional<TlsFiles> tls;
+  std::optional<TlsFiles> tls = std::nullopt;
 };
 
 class GrpcServer {

@@ -71,7 +71,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     uint64_t max_control_request_bytes = 64 << 10;
     // Non-empty: every call must carry "authorization: Bearer <token>" metadata, else
     // UNAUTHENTICATED before anything else is looked at (daemon.auth_token_file).
-    std::string bearer_token;
+    std::string bearer_token = {};
   };
 
   // `engine` must outlive the service (and the server that runs it).
