@@ -89,13 +89,14 @@ class RpcScope {
   std::string message_;
 };
 
-// Runs a handler body after `admit` (authentication, size): metrics, and an exception from the
-// engine becomes INTERNAL with its message instead of gRPC's opaque UNKNOWN.
-template <class Admit, class Body>
-grpc::Status handle(RpcMetrics& metrics, Rpc rpc, Admit&& admit, Body&& body) {
+// Runs a handler body unless `admitted` (ProvingService::admit: authentication, size) refused the
+// call: metrics, and an exception from the engine becomes INTERNAL with its message instead of
+// gRPC's opaque UNKNOWN.
+template <class Body>
+grpc::Status handle(RpcMetrics& metrics, Rpc rpc, grpc::Status admitted, Body&& body) {
   RpcScope scope(metrics, rpc);
+  if (!admitted.ok()) return scope.finish(std::move(admitted));
   try {
-    if (grpc::Status gate = admit(); !gate.ok()) return scope.finish(std::move(gate));
     return scope.finish(body());
   } catch (const std::exception& e) {
     return scope.finish({grpc::StatusCode::INTERNAL, std::string("internal error: ") + e.what()});
@@ -472,122 +473,104 @@ grpc::Status ProvingService::await_job(grpc::ServerContext* context, const std::
 
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext* context, const v1::SubmitProofRequest* request,
                                          v1::SubmitProofResponse* response) {
-  return handle(
-      metrics_, Rpc::SubmitProof, [&] { return admit(context, Rpc::SubmitProof, *request); },
-      [&] {
-        // The synchronous API hands the request over as const, but gRPC owns a mutable message that
-        // it destroys after this call; moving the payload out of it saves a copy of up to
-        // max_message_bytes per request.
-        auto& mutable_request = const_cast<v1::SubmitProofRequest&>(*request);
-        engine::Submitted submitted;
-        if (auto status = submit(mutable_request, submitted); !status.ok()) return status;
-        response->set_job_id(std::move(submitted.job_id));
-        response->set_queue_position(submitted.queue_position);
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::SubmitProof, admit(context, Rpc::SubmitProof, *request), [&] {
+    // The synchronous API hands the request over as const, but gRPC owns a mutable message that
+    // it destroys after this call; moving the payload out of it saves a copy of up to
+    // max_message_bytes per request.
+    auto& mutable_request = const_cast<v1::SubmitProofRequest&>(*request);
+    engine::Submitted submitted;
+    if (auto status = submit(mutable_request, submitted); !status.ok()) return status;
+    response->set_job_id(std::move(submitted.job_id));
+    response->set_queue_position(submitted.queue_position);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ProvingService::AwaitProof(grpc::ServerContext* context, const v1::AwaitProofRequest* request,
                                         v1::AwaitProofResponse* response) {
-  return handle(
-      metrics_, Rpc::AwaitProof, [&] { return admit(context, Rpc::AwaitProof, *request); },
-      [&] {
-        if (request->job_id().empty()) return invalid("job_id is empty");
-        // Beyond ~30 years a timeout means "no limit" (and must not overflow the clock arithmetic).
-        constexpr uint64_t kMaxTimeoutMs = 1'000'000'000'000ull;
-        const uint64_t timeout_ms = request->timeout_ms() > kMaxTimeoutMs ? 0 : request->timeout_ms();
-        return await_job(context, request->job_id(), milliseconds(timeout_ms), response);
-      });
+  return handle(metrics_, Rpc::AwaitProof, admit(context, Rpc::AwaitProof, *request), [&] {
+    if (request->job_id().empty()) return invalid("job_id is empty");
+    // Beyond ~30 years a timeout means "no limit" (and must not overflow the clock arithmetic).
+    constexpr uint64_t kMaxTimeoutMs = 1'000'000'000'000ull;
+    const uint64_t timeout_ms = request->timeout_ms() > kMaxTimeoutMs ? 0 : request->timeout_ms();
+    return await_job(context, request->job_id(), milliseconds(timeout_ms), response);
+  });
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* context, const v1::ProveRequest* request,
                                    v1::ProveResponse* response) {
-  return handle(
-      metrics_, Rpc::Prove, [&] { return admit(context, Rpc::Prove, *request); },
-      [&] {
-        if (!request->has_submit()) return invalid("ProveRequest.submit is missing");
-        // See SubmitProof about the const_cast.
-        auto& mutable_submit = *const_cast<v1::ProveRequest&>(*request).mutable_submit();
-        engine::Submitted submitted;
-        if (auto status = submit(mutable_submit, submitted); !status.ok()) return status;
-        return await_job(context, submitted.job_id, milliseconds(0), response->mutable_result());
-      });
+  return handle(metrics_, Rpc::Prove, admit(context, Rpc::Prove, *request), [&] {
+    if (!request->has_submit()) return invalid("ProveRequest.submit is missing");
+    // See SubmitProof about the const_cast.
+    auto& mutable_submit = *const_cast<v1::ProveRequest&>(*request).mutable_submit();
+    engine::Submitted submitted;
+    if (auto status = submit(mutable_submit, submitted); !status.ok()) return status;
+    return await_job(context, submitted.job_id, milliseconds(0), response->mutable_result());
+  });
 }
 
 grpc::Status ProvingService::CancelProof(grpc::ServerContext* context, const v1::CancelProofRequest* request,
                                          v1::CancelProofResponse* response) {
-  return handle(
-      metrics_, Rpc::CancelProof, [&] { return admit(context, Rpc::CancelProof, *request); },
-      [&] {
-        if (request->job_id().empty()) return invalid("job_id is empty");
-        const auto result = engine_.cancel(request->job_id());
-        response->set_found(result.found);
-        response->set_was_running(result.was_running);
-        response->set_cancelled(result.cancelled);
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::CancelProof, admit(context, Rpc::CancelProof, *request), [&] {
+    if (request->job_id().empty()) return invalid("job_id is empty");
+    const auto result = engine_.cancel(request->job_id());
+    response->set_found(result.found);
+    response->set_was_running(result.was_running);
+    response->set_cancelled(result.cancelled);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ProvingService::GetStatus(grpc::ServerContext* context, const v1::GetStatusRequest* request,
                                        v1::GetStatusResponse* response) {
-  return handle(
-      metrics_, Rpc::GetStatus, [&] { return admit(context, Rpc::GetStatus, *request); },
-      [&] {
-        fill_status_response(engine_.status(), options_.version, response);
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::GetStatus, admit(context, Rpc::GetStatus, *request), [&] {
+    fill_status_response(engine_.status(), options_.version, response);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ProvingService::GetMetrics(grpc::ServerContext* context, const v1::GetMetricsRequest* request,
                                         v1::GetMetricsResponse* response) {
-  return handle(
-      metrics_, Rpc::GetMetrics, [&] { return admit(context, Rpc::GetMetrics, *request); },
-      [&] {
-        response->set_prometheus_text(metrics_text());
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::GetMetrics, admit(context, Rpc::GetMetrics, *request), [&] {
+    response->set_prometheus_text(metrics_text());
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ProvingService::PreloadSRS(grpc::ServerContext* context, const v1::PreloadSrsRequest* request,
                                         v1::PreloadSrsResponse* response) {
-  return handle(
-      metrics_, Rpc::PreloadSRS, [&] { return admit(context, Rpc::PreloadSRS, *request); },
-      [&] {
-        if (request->circuit_id().empty()) return invalid("circuit_id is empty");
-        auto outcome = engine_.preload_srs(request->circuit_id());
-        if (!outcome.ok()) return error_status(outcome.error);
-        response->set_already_loaded(outcome.value->already_loaded);
-        response->set_load_time_ms(outcome.value->load_time_ms);
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::PreloadSRS, admit(context, Rpc::PreloadSRS, *request), [&] {
+    if (request->circuit_id().empty()) return invalid("circuit_id is empty");
+    auto outcome = engine_.preload_srs(request->circuit_id());
+    if (!outcome.ok()) return error_status(outcome.error);
+    response->set_already_loaded(outcome.value->already_loaded);
+    response->set_load_time_ms(outcome.value->load_time_ms);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ProvingService::EvictSRS(grpc::ServerContext* context, const v1::EvictSrsRequest* request,
                                       v1::EvictSrsResponse* response) {
-  return handle(
-      metrics_, Rpc::EvictSRS, [&] { return admit(context, Rpc::EvictSRS, *request); },
-      [&] {
-        if (request->circuit_id().empty()) return invalid("circuit_id is empty");
-        auto outcome = engine_.evict_srs(request->circuit_id());
-        if (!outcome.ok()) return error_status(outcome.error);
-        response->set_was_loaded(outcome.value->was_loaded);
-        response->set_freed_bytes(outcome.value->freed_bytes);
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::EvictSRS, admit(context, Rpc::EvictSRS, *request), [&] {
+    if (request->circuit_id().empty()) return invalid("circuit_id is empty");
+    auto outcome = engine_.evict_srs(request->circuit_id());
+    if (!outcome.ok()) return error_status(outcome.error);
+    response->set_was_loaded(outcome.value->was_loaded);
+    response->set_freed_bytes(outcome.value->freed_bytes);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext* context, const v1::GetVerifyingKeyRequest* request,
                                              v1::GetVerifyingKeyResponse* response) {
-  return handle(
-      metrics_, Rpc::GetVerifyingKey, [&] { return admit(context, Rpc::GetVerifyingKey, *request); },
-      [&] {
-        if (request->circuit_id().empty()) return invalid("circuit_id is empty");
-        auto outcome = engine_.verifying_key(request->circuit_id());
-        if (!outcome.ok()) return error_status(outcome.error);
-        response->set_vk(std::move(outcome.value->vk_bytes));
-        response->set_num_public_inputs(outcome.value->num_public_inputs);
-        return grpc::Status::OK;
-      });
+  return handle(metrics_, Rpc::GetVerifyingKey, admit(context, Rpc::GetVerifyingKey, *request), [&] {
+    if (request->circuit_id().empty()) return invalid("circuit_id is empty");
+    auto outcome = engine_.verifying_key(request->circuit_id());
+    if (!outcome.ok()) return error_status(outcome.error);
+    response->set_vk(std::move(outcome.value->vk_bytes));
+    response->set_num_public_inputs(outcome.value->num_public_inputs);
+    return grpc::Status::OK;
+  });
 }
 
 std::string ProvingService::metrics_text() {
