@@ -2,7 +2,8 @@
 # End-to-end checks of cuzk-bench: usage errors and exit codes, the in-process pce-bench, and,
 # against a cuzk-daemon it spawns itself (--spawn-daemon, private socket and data directory),
 # status, preload, single and batch with --json: the JSON keys, every proof verified, and a clean
-# daemon exit.
+# daemon exit; a daemon with a bearer token (refused without --token-file, served with it) and the
+# access rules of --check-config.
 # Usage: bench_cli_test.sh PATH/TO/cuzk-bench PATH/TO/cuzk-daemon
 # Exit code 77 (skipped) while cuzk-daemon is still a placeholder (its --help lacks --listen).
 set -u
@@ -113,5 +114,22 @@ else
   echo "FAIL: batch wrote no timeline"
   fail=1
 fi
+
+# ---- access: a daemon that requires a bearer token; remote TCP without authentication refused ----
+printf '%s\n' 0123456789abcdef0123456789abcdef >"$tmp/token"
+chmod 600 "$tmp/token"
+printf '[daemon]\nauth_token_file = "%s"\n' "$tmp/token" >"$tmp/token.toml"
+tok=("${spawn[@]}" --daemon-arg=--config="$tmp/token.toml")
+expect_rc 1 "$bench" "${tok[@]}" status
+expect_out "UNAUTHENTICATED"
+expect_out "--token-file"
+expect_rc 0 "$bench" "${tok[@]}" --token-file "$tmp/token" single --circuit "$circuit"
+expect_out "verified"
+chmod 644 "$tmp/token"
+expect_rc 2 "$daemon" --config "$tmp/token.toml" --check-config
+expect_out "chmod 600 $tmp/token"
+printf '[daemon]\nlisten = "0.0.0.0:9820"\nallow_remote = true\n' >"$tmp/remote.toml"
+expect_rc 2 "$daemon" --config "$tmp/remote.toml" --check-config
+expect_out "without authentication"
 
 exit $fail

@@ -14,6 +14,7 @@ Library:
 
 CLI (prints one JSON object; exit 0 on success, 1 when the call failed, 2 on bad usage):
     daemon_client.py --address unix:///tmp/cuzk.sock status
+    daemon_client.py --address host:port --tls-ca ca.pem [--tls-cert c.pem --tls-key c.key] [--token-file t] status
     daemon_client.py --address ... prove --circuit chain:2^10 --input seed-0 [--input-hex 00ff] [--wtns w.wtns]
     daemon_client.py --address ... submit ... | await JOB [--timeout-ms N] | cancel JOB | metrics
     daemon_client.py --address ... vk CIRCUIT | preload CIRCUIT | evict CIRCUIT
@@ -110,17 +111,39 @@ def _enum_value(enum_type, value, what):
         raise ValueError(f"unknown {what} '{value}' (expected one of {', '.join(enum_type.keys())})") from None
 
 
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 class Client:
-    def __init__(self, address, max_message_bytes=256 << 20, proto_root=None):
+    """TLS when tls_ca or tls_cert is given (a daemon with daemon.tls_cert); `token` (or the first
+    line of `token_file`) is sent as "authorization: Bearer <token>" with every call."""
+
+    def __init__(self, address, max_message_bytes=256 << 20, proto_root=None, token=None, token_file=None,
+                 tls_ca=None, tls_cert=None, tls_key=None, tls_server_name=None):
         self.pb = proto_module(proto_root)
         self.address = address
-        self.channel = grpc.insecure_channel(
-            address,
-            options=[
-                ("grpc.max_send_message_length", max_message_bytes),
-                ("grpc.max_receive_message_length", max_message_bytes),
-            ],
-        )
+        if token_file:
+            token = _read(token_file).decode().rstrip("\r\n")
+        self.metadata = (("authorization", f"Bearer {token}"),) if token else None
+        options = [
+            ("grpc.max_send_message_length", max_message_bytes),
+            ("grpc.max_receive_message_length", max_message_bytes),
+        ]
+        if tls_ca or tls_cert:
+            if bool(tls_cert) != bool(tls_key):
+                raise ValueError("tls_cert and tls_key go together")
+            creds = grpc.ssl_channel_credentials(
+                root_certificates=_read(tls_ca) if tls_ca else None,
+                private_key=_read(tls_key) if tls_key else None,
+                certificate_chain=_read(tls_cert) if tls_cert else None,
+            )
+            if tls_server_name:
+                options.append(("grpc.ssl_target_name_override", tls_server_name))
+            self.channel = grpc.secure_channel(address, creds, options=options)
+        else:
+            self.channel = grpc.insecure_channel(address, options=options)
 
     def close(self):
         self.channel.close()
@@ -139,7 +162,7 @@ class Client:
             response_deserializer=response_type.FromString,
         )
         try:
-            return stub(request, timeout=timeout)
+            return stub(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise RpcFailed(method, e.code().name, e.details()) from None
 
@@ -202,6 +225,11 @@ def _main(argv):
                     help="unix:///path or host:port (default: $CUZK_ADDRESS)")
     ap.add_argument("--deadline", type=float, default=None, help="RPC deadline in seconds (default: none)")
     ap.add_argument("--max-message-bytes", type=int, default=256 << 20)
+    ap.add_argument("--token-file", help="a file with the daemon's bearer token (daemon.auth_token_file)")
+    ap.add_argument("--tls-ca", help="TLS: PEM CA certificate of the daemon's certificate")
+    ap.add_argument("--tls-cert", help="TLS: PEM client certificate (with --tls-key)")
+    ap.add_argument("--tls-key", help="TLS: PEM private key of --tls-cert")
+    ap.add_argument("--tls-server-name", help="TLS: the name in the daemon's certificate, if not the address's host")
     sub = ap.add_subparsers(dest="command", required=True)
 
     def job_args(p):
@@ -238,7 +266,8 @@ def _main(argv):
         ap.error(f"--input-hex: {e}")
 
     try:
-        with Client(args.address, args.max_message_bytes) as c:
+        with Client(args.address, args.max_message_bytes, token_file=args.token_file, tls_ca=args.tls_ca,
+                    tls_cert=args.tls_cert, tls_key=args.tls_key, tls_server_name=args.tls_server_name) as c:
             t = args.deadline
             if args.command in ("prove", "submit"):
                 kw = dict(partition_inputs=inputs, wtns_files=args.wtns, priority=args.priority,

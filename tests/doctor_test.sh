@@ -47,6 +47,9 @@ cfg = [c for c in r["checks"] if c["group"] == "config"][0]
 assert "[daemon]" in cfg["facts"]["toml"] and cfg["facts"]["backend"] == "cpu", cfg
 mem = [c for c in r["checks"] if c["group"] == "memory"][0]
 assert isinstance(mem["facts"]["budget"], int), mem
+access = {c["name"]: c for c in r["checks"] if c["group"] == "access"}
+assert set(access) == {"tls", "bearer token", "metrics endpoint"}, access
+assert all(c["status"] == "pass" for c in access.values()), access
 PY
 
 # A key with a valid layout under the official name (test-only keys of another circuit): it passes
@@ -71,6 +74,17 @@ bad = [c for c in r["checks"] if c["name"] == sys.argv[2]][0]
 assert bad["status"] == "fail" and "not a valid parameter file" in bad["message"], bad
 assert bad["facts"]["bytes"] == 5000, bad
 PY
+
+# Access: a bearer token file other users can read fails, naming the fix.
+printf '%s\n' 0123456789abcdef0123456789abcdef >"$tmp/token"
+chmod 644 "$tmp/token"
+printf '[daemon]\ndata_dir = "data"\nauth_token_file = "token"\n[gpus]\nbackend = "cpu"\n' >"$tmp/token.toml"
+expect_rc 1 "$cuzk" doctor --config "$tmp/token.toml"
+expect_out "fail  access  bearer token: daemon.auth_token_file: the token file $tmp/token has mode 0644"
+expect_out "chmod 600 $tmp/token"
+chmod 600 "$tmp/token"
+expect_rc 0 "$cuzk" doctor --config "$tmp/token.toml"
+expect_out "pass  access  bearer token: required on every call ($tmp/token)"
 
 [ "$fail" -eq 0 ] && echo "doctor: all checks passed"
 exit "$fail"

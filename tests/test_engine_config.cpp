@@ -15,6 +15,7 @@
 
 namespace fs = std::filesystem;
 using cuzk::engine::Config;
+using cuzk::engine::config_to_toml;
 using cuzk::engine::default_config;
 using cuzk::engine::load_config;
 using cuzk::engine::parse_config;
@@ -179,6 +180,10 @@ TEST(EngineConfig, EverySectionParsed) {
 [daemon]
 listen = "0.0.0.0:9000"
 allow_remote = true
+tls_cert = "/etc/cuzk/server.pem"
+tls_key = "/etc/cuzk/server.key"
+tls_client_ca = "/etc/cuzk/clients-ca.pem"
+auth_token_file = "/etc/cuzk/token"
 max_message_bytes = "64MiB"
 metrics_listen = "[::1]:9100"
 data_dir = "/srv/cuzk"
@@ -249,6 +254,10 @@ zkey = "/k/d.zkey"
   const Config& c = *cfg;
   EXPECT_EQ(c.daemon.listen, "0.0.0.0:9000");
   EXPECT_TRUE(c.daemon.allow_remote);
+  EXPECT_EQ(c.daemon.tls_cert, "/etc/cuzk/server.pem");
+  EXPECT_EQ(c.daemon.tls_key, "/etc/cuzk/server.key");
+  EXPECT_EQ(c.daemon.tls_client_ca, "/etc/cuzk/clients-ca.pem");
+  EXPECT_EQ(c.daemon.auth_token_file, "/etc/cuzk/token");
   EXPECT_EQ(c.daemon.max_message_bytes, 64ull << 20);
   EXPECT_EQ(c.daemon.metrics_listen, "[::1]:9100");
   EXPECT_EQ(c.daemon.data_dir, "/srv/cuzk");
@@ -378,8 +387,10 @@ TEST(EngineConfig, SyntaxErrorHasLocation) {
 // finalize() rules
 
 TEST(EngineConfig, ListenValidation) {
+  // `remote`: allow_remote = true with a token file (remote access needs authentication).
   auto listen = [](const std::string& v, bool remote = false) {
-    return finalize_error("[daemon]\nlisten = \"" + v + "\"\nallow_remote = " + (remote ? "true" : "false") + "\n");
+    return finalize_error("[daemon]\nlisten = \"" + v + "\"\nallow_remote = " + (remote ? "true" : "false") + "\n" +
+                          (remote ? "auth_token_file = \"/etc/cuzk/token\"\n" : ""));
   };
   EXPECT_EQ(listen("unix:///run/cuzk/cuzk.sock"), "");
   EXPECT_EQ(listen("127.0.0.1:9820"), "");
@@ -413,6 +424,49 @@ TEST(EngineConfig, ListenValidation) {
   e = finalize_error("[daemon]\nmetrics_listen = \"unix:///tmp/m.sock\"\n");
   EXPECT_TRUE(contains(e, "only TCP")) << e;
   EXPECT_EQ(finalize_error("[daemon]\nmetrics_listen = \"127.0.0.1:9821\"\n"), "");
+}
+
+TEST(EngineConfig, AccessRules) {
+  const std::string remote = "[daemon]\nlisten = \"0.0.0.0:9820\"\nallow_remote = true\n";
+  // Remote without authentication: refused, naming both ways to authenticate.
+  std::string e = finalize_error(remote);
+  EXPECT_TRUE(contains(e, "without authentication")) << e;
+  EXPECT_TRUE(contains(e, "daemon.tls_cert + daemon.tls_key")) << e;
+  EXPECT_TRUE(contains(e, "daemon.auth_token_file")) << e;
+  EXPECT_EQ(finalize_error(remote + "auth_token_file = \"/t\"\n"), "");
+  EXPECT_EQ(finalize_error(remote + "tls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\n"), "");
+  EXPECT_EQ(finalize_error(remote + "tls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\ntls_client_ca = \"/ca.pem\"\n"), "");
+  // Without allow_remote, authentication does not make a remote address acceptable.
+  e = finalize_error("[daemon]\nlisten = \"0.0.0.0:9820\"\nauth_token_file = \"/t\"\n");
+  EXPECT_TRUE(contains(e, "daemon.allow_remote = true")) << e;
+  // TLS files come in pairs, client CAs only with TLS, TLS only on TCP.
+  e = finalize_error("[daemon]\nlisten = \"127.0.0.1:9820\"\ntls_cert = \"/c.pem\"\n");
+  EXPECT_TRUE(contains(e, "daemon.tls_cert is set without daemon.tls_key")) << e;
+  e = finalize_error("[daemon]\nlisten = \"127.0.0.1:9820\"\ntls_key = \"/k.pem\"\n");
+  EXPECT_TRUE(contains(e, "daemon.tls_key is set without daemon.tls_cert")) << e;
+  e = finalize_error("[daemon]\nlisten = \"127.0.0.1:9820\"\ntls_client_ca = \"/ca.pem\"\n");
+  EXPECT_TRUE(contains(e, "tls_client_ca is set without")) << e;
+  e = finalize_error("[daemon]\ntls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\n");  // default: unix socket
+  EXPECT_TRUE(contains(e, "TLS is for TCP listeners")) << e;
+  // Loopback TCP and unix sockets need nothing, and may use either.
+  EXPECT_EQ(finalize_error("[daemon]\nlisten = \"127.0.0.1:9820\"\n"), "");
+  EXPECT_EQ(finalize_error("[daemon]\nlisten = \"[::1]:9820\"\ntls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\n"), "");
+  EXPECT_EQ(finalize_error("[daemon]\nauth_token_file = \"/t\"\n"), "");
+
+  // --check-config prints the access keys so that the printed file loads back to the same values.
+  auto cfg = parse_config(remote + "tls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\ntls_client_ca = \"/ca.pem\"\n" +
+                              "auth_token_file = \"/t\"\n",
+                          "a.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  ASSERT_TRUE(cfg->finalize().ok());
+  auto again = parse_config(config_to_toml(*cfg), "printed.toml");
+  ASSERT_TRUE(again.ok()) << again.error();
+  ASSERT_TRUE(again->finalize().ok());
+  EXPECT_EQ(again->daemon.tls_cert, "/c.pem");
+  EXPECT_EQ(again->daemon.tls_key, "/k.pem");
+  EXPECT_EQ(again->daemon.tls_client_ca, "/ca.pem");
+  EXPECT_EQ(again->daemon.auth_token_file, "/t");
+  EXPECT_TRUE(again->daemon.allow_remote);
 }
 
 TEST(EngineConfig, FinalizeRanges) {
@@ -463,6 +517,7 @@ TEST(EngineConfig, RelativePathsResolveAgainstTheFilesDirectory) {
   const fs::path file = dir.write("conf/cuzk.toml", R"(
 [daemon]
 data_dir = "state"
+auth_token_file = "secrets/token"
 [srs]
 param_dir = "../params"
 [pce]
@@ -485,6 +540,7 @@ test_setup = true
   const fs::path conf = fs::absolute(dir.path() / "conf");
   EXPECT_EQ(cfg->daemon.data_dir, (conf / "state").string());
   EXPECT_EQ(cfg->daemon.listen, "unix://" + (conf / "state" / "cuzk.sock").string());
+  EXPECT_EQ(cfg->daemon.auth_token_file, (conf / "secrets/token").string());
   EXPECT_EQ(cfg->srs.param_dir, (dir.path() / "params").lexically_normal().string());
   EXPECT_EQ(cfg->pce.dir, "/abs/pce");
   EXPECT_EQ(cfg->circuits[0].r1cs, (conf / "c/r.r1cs").string());

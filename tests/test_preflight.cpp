@@ -2,6 +2,7 @@
 // by their computed names and checked by layout and digest, missing ones listed, proof kinds
 // sized, the listen socket's directory; and the streaming BLAKE2b the digests use.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -163,6 +164,44 @@ TEST(Preflight, ListenSocketPathThatIsAFileFails) {
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad[0].status, CheckStatus::Fail);
   EXPECT_TRUE(contains(bad[0].message, "not a socket")) << bad[0].message;
+}
+
+TEST(Preflight, AccessReportsTlsTokenAndMetrics) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  std::vector<CheckResult> out;
+  cuzk::engine::check_access(cfg, out);
+  ASSERT_EQ(out.size(), 3u);
+  for (const auto& c : out) EXPECT_EQ(c.status, CheckStatus::Pass) << c.name << ": " << c.message;
+  EXPECT_TRUE(contains(find(out, "bearer token")->message, "off")) << find(out, "bearer token")->message;
+
+  // A remote listener with a token file other users can read, and no TLS.
+  cfg.daemon.listen = "0.0.0.0:9820";
+  cfg.daemon.allow_remote = true;
+  cfg.daemon.auth_token_file = dir.write("token", "0123456789abcdef0123\n").string();
+  ASSERT_EQ(::chmod(cfg.daemon.auth_token_file.c_str(), 0644), 0);
+  cfg.daemon.metrics_listen = "0.0.0.0:9821";
+  out.clear();
+  cuzk::engine::check_access(cfg, out);
+  const CheckResult* token = find(out, "bearer token");
+  ASSERT_NE(token, nullptr);
+  EXPECT_EQ(token->status, CheckStatus::Fail);
+  EXPECT_TRUE(contains(token->message, "chmod 600")) << token->message;
+  EXPECT_EQ(find(out, "metrics endpoint")->status, CheckStatus::Warn);
+  EXPECT_TRUE(contains(find(out, "tls")->message, "clear text")) << find(out, "tls")->message;
+  // Fixed, the token works but travels in clear text without TLS: a warning.
+  ASSERT_EQ(::chmod(cfg.daemon.auth_token_file.c_str(), 0600), 0);
+  out.clear();
+  cuzk::engine::check_access(cfg, out);
+  EXPECT_EQ(find(out, "bearer token")->status, CheckStatus::Warn) << find(out, "bearer token")->message;
+  // TLS files that are missing fail, naming the file.
+  cfg.daemon.tls_cert = dir.str() + "/missing.pem";
+  cfg.daemon.tls_key = dir.str() + "/missing.key";
+  out.clear();
+  cuzk::engine::check_access(cfg, out);
+  EXPECT_EQ(find(out, "tls")->status, CheckStatus::Fail);
+  EXPECT_TRUE(contains(find(out, "tls")->message, "missing.pem")) << find(out, "tls")->message;
+  EXPECT_EQ(find(out, "bearer token")->status, CheckStatus::Pass) << "with TLS the token is not in clear text";
 }
 
 TEST(Preflight, BudgetAboveHostMemoryWarns) {

@@ -6,6 +6,9 @@
 // "http://host:port" form (the scheme is dropped). The default is the daemon's own default,
 // unix://<data_dir>/cuzk.sock with data_dir = $XDG_DATA_HOME/cuzk or ~/.local/share/cuzk.
 //
+// Access: TLS when a CA or a client certificate is given (a daemon with daemon.tls_cert), and a
+// bearer token sent with every call (a daemon with daemon.auth_token_file).
+//
 // One channel is shared by every thread of a run; gRPC stubs are cheap and thread-safe, and each
 // Prove is its own HTTP/2 stream on that connection (as Curio's Go client does with one
 // grpc.ClientConn).
@@ -32,11 +35,24 @@ Result<std::string> grpc_target(std::string_view address);
 // "GetStatus failed: UNAVAILABLE: <message>", plus a hint for the codes a user can act on.
 std::string describe_rpc_error(std::string_view rpc, const grpc::Status& status, std::string_view address);
 
+struct AccessOptions {
+  std::string tls_ca;           // PEM: the CA that signed the daemon's certificate (TLS on)
+  std::string tls_cert;         // PEM: a client certificate, for a daemon with tls_client_ca (TLS on)
+  std::string tls_key;          // PEM, mode 0600: its private key
+  std::string tls_server_name;  // the name the daemon's certificate carries, when not the address's host
+  std::string token_file;       // mode 0600: the daemon's bearer token
+  bool tls() const { return !tls_ca.empty() || !tls_cert.empty(); }
+};
+
 class Client {
  public:
   // Builds the channel and waits (at most `timeout`) until it is connected; the error names the
-  // address and what to try (a missing socket file, a refused connection).
-  static Result<Client> connect(const std::string& address, std::chrono::milliseconds timeout);
+  // address and what to try (a missing socket file, a refused connection, a failed handshake, an
+  // unreadable credential file).
+  static Result<Client> connect(const std::string& address, std::chrono::milliseconds timeout,
+                                const AccessOptions& access = {});
+  // Adds what every call needs (the bearer token); call it on each ClientContext before the call.
+  void prepare(grpc::ClientContext& ctx) const;
 
   const std::string& address() const { return address_; }
   // A new stub on the shared channel (one per client thread).
@@ -56,9 +72,10 @@ class Client {
                                                     std::chrono::milliseconds deadline = std::chrono::milliseconds(0));
 
  private:
-  Client(std::string address, std::shared_ptr<grpc::Channel> channel);
+  Client(std::string address, std::shared_ptr<grpc::Channel> channel, std::string token);
 
   std::string address_;
+  std::string token_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::ProvingEngine::Stub> stub_;
 };

@@ -239,6 +239,7 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       v1::ProveResponse resp;
       grpc::ClientContext ctx;
       set_deadline(ctx, std::chrono::milliseconds(o.timeout_ms));
+      client.prepare(ctx);
       const auto t_submit = Clock::now();
       r.submit_s = since(t_submit);
       if (timeline) timeline->event(r.submit_s * 1e3, "submit", i, request_id, "");

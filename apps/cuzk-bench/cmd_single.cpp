@@ -108,6 +108,7 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
     InterruptWatcher watcher(calls);
     grpc::ClientContext ctx;
     set_deadline(ctx, std::chrono::milliseconds(o.timeout_ms));
+    client.prepare(ctx);
     InflightGuard guard(calls, &ctx);
     auto stub = client.new_stub();
     if (g.verbose) std::cerr << "proving " << circuit << " (" << partitions << " partitions) ...\n";

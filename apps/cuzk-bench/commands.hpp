@@ -23,6 +23,7 @@ struct GlobalOptions {
   unsigned connect_timeout_s = 10;
   unsigned spawn_timeout_s = 120;
   unsigned stop_timeout_s = 120;
+  AccessOptions access;  // TLS files and the bearer token file
 };
 
 struct SingleOptions {

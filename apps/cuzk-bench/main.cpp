@@ -52,6 +52,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 86400u));
   app.add_option("--stop-timeout", g.stop_timeout_s, "Seconds to wait for the spawned daemon to exit (default 120)")
       ->check(CLI::Range(1u, 86400u));
+  app.add_option("--tls-ca", g.access.tls_ca, "TLS: the PEM CA certificate that signed the daemon's certificate");
+  app.add_option("--tls-cert", g.access.tls_cert, "TLS: a PEM client certificate (daemon.tls_client_ca daemons)");
+  app.add_option("--tls-key", g.access.tls_key, "TLS: the client certificate's PEM private key (mode 0600)");
+  app.add_option("--tls-server-name", g.access.tls_server_name,
+                 "TLS: the name the daemon's certificate carries, when not the address's host");
+  app.add_option("--token-file", g.access.token_file,
+                 "A file (mode 0600) with the daemon's bearer token (daemon.auth_token_file), sent with every call");
 
   const std::vector<std::string> priorities{"default", "low", "normal", "high", "critical"};
 
@@ -210,7 +217,7 @@ int main(int argc, char** argv) {
 
     {
       // The connection is closed before the daemon is stopped (an open one can delay its drain).
-      auto client = Client::connect(address, std::chrono::seconds(g.connect_timeout_s));
+      auto client = Client::connect(address, std::chrono::seconds(g.connect_timeout_s), g.access);
       if (!client) {
         std::cerr << "cuzk-bench: " << client.error() << "\n";
         json = {{"command", name}, {"error", client.error()}};

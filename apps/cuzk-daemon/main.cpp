@@ -37,6 +37,7 @@
 #include "util/atomic_file.hpp"
 #include "util/cpu_features.hpp"
 #include "util/log.hpp"
+#include "util/secret_file.hpp"
 
 namespace {
 
@@ -116,6 +117,67 @@ void log_preflight(const Config& cfg) {
              {"warn", std::to_string(report.count(cuzk::engine::CheckStatus::Warn))},
              {"fail", std::to_string(report.count(cuzk::engine::CheckStatus::Fail))},
              {"more", "cuzk doctor --config FILE --digests"}});
+}
+
+// ---- access ----
+
+// The TLS files and the bearer token named by the config, read and checked before the engine
+// starts: a missing file or a token other users can read is a configuration error.
+struct Access {
+  std::optional<cuzk::server::TlsFiles> tls;
+  std::string token;
+};
+
+cuzk::Result<Access> load_access(const Config& cfg) {
+  Access out;
+  const auto& d = cfg.daemon;
+  if (!d.tls_cert.empty()) {
+    cuzk::server::TlsFiles tls;
+    std::string error;
+    const auto read = [&error](const std::string& path, const char* what, bool secret, std::string& dst) {
+      if (path.empty() || !error.empty()) return;
+      auto pem = cuzk::read_pem_file(path, what, secret);
+      if (pem)
+        dst = std::move(*pem);
+      else
+        error = pem.error();
+    };
+    read(d.tls_cert, "daemon.tls_cert file", false, tls.cert_chain);
+    read(d.tls_key, "daemon.tls_key file", true, tls.private_key);
+    read(d.tls_client_ca, "daemon.tls_client_ca file", false, tls.client_ca);
+    if (!error.empty()) return cuzk::make_error(error);
+    out.tls = std::move(tls);
+  }
+  if (!d.auth_token_file.empty()) {
+    auto token = cuzk::read_bearer_token(d.auth_token_file);
+    if (!token) return cuzk::make_error("daemon.auth_token_file: " + token.error());
+    out.token = std::move(*token);
+  }
+  return out;
+}
+
+// One line that says who can reach the daemon; a warning where the token crosses the network in
+// clear text.
+void log_access(const Config& cfg, const Access& access) {
+  const auto& d = cfg.daemon;
+  const bool unix_socket = d.listen.rfind("unix://", 0) == 0;
+  const std::string tls = !access.tls                     ? "off"
+                          : access.tls->client_ca.empty() ? "on"
+                                                          : "on, client certificates required";
+  log_event(Level::info, "access",
+            {{"listen", d.listen},
+             {"transport", unix_socket      ? "unix socket, mode 0600"
+                           : d.allow_remote ? "tcp, remote allowed"
+                                            : "tcp"},
+             {"tls", tls},
+             {"bearer_token", access.token.empty() ? "off" : "required (" + d.auth_token_file + ")"},
+             {"metrics", d.metrics_listen.empty() ? "off" : d.metrics_listen + " (GET only)"}});
+  if (!unix_socket && d.allow_remote && !access.tls && !access.token.empty()) {
+    log_event(Level::warn, "access",
+              {{"warning",
+                "the bearer token is sent in clear text over TCP without TLS; anyone who can watch the network "
+                "can reuse it: set daemon.tls_cert and daemon.tls_key"}});
+  }
 }
 
 // ---- pid file ----
@@ -220,6 +282,11 @@ int run(const Options& opt, const sigset_t& signals) {
     return kExitConfig;
   }
   const Config& cfg = *cfg_result;
+  auto access = load_access(cfg);
+  if (!access) {
+    std::cerr << "cuzk-daemon: configuration error: " << access.error() << "\n";
+    return kExitConfig;
+  }
   if (opt.check_config) {
     std::cout << cuzk::engine::config_to_toml(cfg) << std::flush;
     return kExitOk;
@@ -238,6 +305,7 @@ int run(const Options& opt, const sigset_t& signals) {
              {"data_dir", cfg.daemon.data_dir},
              {"listen", cfg.daemon.listen}});
 
+  log_access(cfg, *access);
   log_preflight(cfg);
 
   std::optional<PidFile> pid_file;
@@ -264,6 +332,7 @@ int run(const Options& opt, const sigset_t& signals) {
   cuzk::server::ProvingService::Options service_options;
   service_options.version = CUZK_VERSION;
   service_options.max_request_bytes = cfg.daemon.max_message_bytes;
+  service_options.bearer_token = access->token;
   cuzk::server::ProvingService service(*engine, service_options);
   // The transport accepts a margin above the configured limit so that slightly oversized proof
   // requests reach the service and get INVALID_ARGUMENT with the limit named; far larger ones are
@@ -273,7 +342,9 @@ int run(const Options& opt, const sigset_t& signals) {
   std::optional<cuzk::server::GrpcServer> server;
   std::unique_ptr<cuzk::server::MetricsHttpServer> http;
   try {
-    server.emplace(cuzk::server::GrpcServerOptions{cfg.daemon.listen, transport_limit}, service);
+    cuzk::server::GrpcServerOptions grpc_options{cfg.daemon.listen, transport_limit};
+    grpc_options.tls = access->tls;
+    server.emplace(std::move(grpc_options), service);
     server->start();
     if (!cfg.daemon.metrics_listen.empty()) {
       http = std::make_unique<cuzk::server::MetricsHttpServer>(

@@ -264,6 +264,10 @@ Result<bool> read_table(const toml::table& table, std::string_view source, const
 std::vector<Field> daemon_fields(DaemonSection& s) {
   return {{"listen", set_string(s.listen)},
           {"allow_remote", set_bool(s.allow_remote)},
+          {"tls_cert", set_string(s.tls_cert)},
+          {"tls_key", set_string(s.tls_key)},
+          {"tls_client_ca", set_string(s.tls_client_ca)},
+          {"auth_token_file", set_string(s.auth_token_file)},
           {"max_message_bytes", set_size(s.max_message_bytes)},
           {"metrics_listen", set_string(s.metrics_listen)},
           {"data_dir", set_string(s.data_dir)},
@@ -358,8 +362,10 @@ constexpr const char* kSections =
 // finalize() helpers
 
 // Checks "unix:///abs/path" (when allow_unix) or "host:port"; a non-loopback TCP host needs
-// daemon.allow_remote, because the proving API has no authentication.
-Result<bool> check_endpoint(const std::string& key, const std::string& value, bool allow_unix, bool allow_remote) {
+// daemon.allow_remote. Sets `is_remote` for a TCP host that is not loopback.
+Result<bool> check_endpoint(const std::string& key, const std::string& value, bool allow_unix, bool allow_remote,
+                            bool& is_remote) {
+  is_remote = false;
   const std::string what = key + " = \"" + value + "\": ";
   const std::string forms = allow_unix ? "\"unix:///absolute/path.sock\" or \"host:port\"" : "\"host:port\"";
   constexpr std::string_view kUnix = "unix://";
@@ -405,11 +411,40 @@ Result<bool> check_endpoint(const std::string& key, const std::string& value, bo
     return make_error(what + "the port must be a number from 1 to 65535, got \"" + port + "\"");
   }
   const bool loopback = host == "127.0.0.1" || host == "localhost" || host == "::1";
+  is_remote = !loopback;
   if (!loopback && !allow_remote) {
     return make_error(what +
-                      "this accepts connections from other machines, and the engine has no authentication; "
-                      "set daemon.allow_remote = true to allow that, or listen on 127.0.0.1, [::1] or a "
-                      "unix:// socket");
+                      "this accepts connections from other machines; set daemon.allow_remote = true to allow "
+                      "that (with authentication: daemon.tls_cert + daemon.tls_key, or daemon.auth_token_file), "
+                      "or listen on 127.0.0.1, [::1] or a unix:// socket");
+  }
+  return true;
+}
+
+// The access keys: TLS files come as a pair, TLS only on TCP, and a remote gRPC listener only with
+// TLS or a token (README "Running it safely").
+Result<bool> check_access(const DaemonSection& d, bool listen_is_remote) {
+  const bool tls = !d.tls_cert.empty() || !d.tls_key.empty();
+  if (tls && (d.tls_cert.empty() || d.tls_key.empty())) {
+    return make_error(std::string("daemon.") + (d.tls_cert.empty() ? "tls_key" : "tls_cert") +
+                      " is set without daemon." + (d.tls_cert.empty() ? "tls_cert" : "tls_key") +
+                      "; TLS needs both the certificate chain and its private key (PEM files)");
+  }
+  if (!d.tls_client_ca.empty() && !tls) {
+    return make_error(
+        "daemon.tls_client_ca is set without daemon.tls_cert and daemon.tls_key; client certificates are "
+        "checked only on a TLS listener");
+  }
+  if (tls && d.listen.rfind("unix://", 0) == 0) {
+    return make_error("daemon.tls_cert is set but daemon.listen = \"" + d.listen +
+                      "\" is a unix socket; TLS is for TCP listeners (the socket is protected by its mode 0600); "
+                      "remove the tls_* keys or listen on host:port");
+  }
+  if (listen_is_remote && !tls && d.auth_token_file.empty()) {
+    return make_error("daemon.listen = \"" + d.listen +
+                      "\" accepts connections from other machines without authentication; set "
+                      "daemon.tls_cert + daemon.tls_key (TLS, optionally daemon.tls_client_ca for client "
+                      "certificates) or daemon.auth_token_file (a bearer token in a mode-0600 file), or both");
   }
   return true;
 }
@@ -530,6 +565,10 @@ void resolve_relative_paths(Config& config, const std::string& base_dir) {
   fs::path base = fs::absolute(base_dir.empty() ? fs::path(".") : fs::path(base_dir), ec);
   if (ec) base = base_dir;
   resolve(config.daemon.data_dir, base);
+  resolve(config.daemon.tls_cert, base);
+  resolve(config.daemon.tls_key, base);
+  resolve(config.daemon.tls_client_ca, base);
+  resolve(config.daemon.auth_token_file, base);
   resolve(config.srs.param_dir, base);
   resolve(config.pce.dir, base);
   for (auto& c : config.circuits) {
@@ -548,12 +587,17 @@ Result<bool> Config::finalize() {
   if (srs.param_dir.empty()) srs.param_dir = daemon.data_dir + "/params";
   if (pce.dir.empty()) pce.dir = daemon.data_dir + "/pce";
 
-  if (auto r = check_endpoint("daemon.listen", daemon.listen, /*allow_unix=*/true, daemon.allow_remote); !r) {
+  bool listen_is_remote = false;
+  if (auto r =
+          check_endpoint("daemon.listen", daemon.listen, /*allow_unix=*/true, daemon.allow_remote, listen_is_remote);
+      !r) {
     return make_error(r.error());
   }
+  if (auto r = check_access(daemon, listen_is_remote); !r) return make_error(r.error());
   if (!daemon.metrics_listen.empty()) {
-    if (auto r =
-            check_endpoint("daemon.metrics_listen", daemon.metrics_listen, /*allow_unix=*/false, daemon.allow_remote);
+    bool metrics_remote = false;
+    if (auto r = check_endpoint("daemon.metrics_listen", daemon.metrics_listen, /*allow_unix=*/false,
+                                daemon.allow_remote, metrics_remote);
         !r) {
       return make_error(r.error());
     }

@@ -17,7 +17,17 @@ namespace cuzk::engine {
 struct DaemonSection {
   // "unix:///path" or "host:port". Default: unix://<data_dir>/cuzk.sock.
   std::string listen;
-  bool allow_remote = false;  // TCP on a non-loopback address needs this
+  // TCP on a non-loopback address needs this, and then authentication: TLS (tls_cert + tls_key)
+  // or a bearer token (auth_token_file), or both.
+  bool allow_remote = false;
+  // TLS for a TCP listener: the server's PEM certificate chain and private key (mode 0600). With
+  // tls_client_ca, clients must present a certificate signed by that CA (mutual TLS).
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  // A file (mode 0600) holding a token every call must carry as "authorization: Bearer <token>"
+  // metadata, on every listener (unix socket included); empty: no token.
+  std::string auth_token_file;
   uint64_t max_message_bytes = 256ull << 20;
   std::string metrics_listen;  // "host:port" for HTTP GET /metrics; empty: off
   std::string data_dir;        // default: $XDG_DATA_HOME/cuzk or ~/.local/share/cuzk

@@ -215,8 +215,8 @@ void check_listen(const Config& config, std::vector<CheckResult>& out) {
                    loopback ? CheckStatus::Pass : CheckStatus::Warn,
                    loopback ? "TCP on loopback: any local user can submit proofs (a unix socket allows only the "
                               "daemon's user)"
-                            : "TCP on a non-loopback address: the API has no authentication; firewall it to the "
-                              "Curio hosts",
+                            : "TCP on a non-loopback address: reachable from other machines, callers authenticate "
+                              "(see the access checks); firewall it to the Curio hosts",
                    {{"address", listen}}});
     return;
   }
@@ -254,6 +254,7 @@ PreflightReport run_preflight(const Config& config, const PreflightOptions& opti
   check_proof_kinds(config, report.checks);
   check_pce_dir(config, report.checks);
   check_listen(config, report.checks);
+  check_access(config, report.checks);
   return report;
 }
 

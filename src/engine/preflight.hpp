@@ -5,7 +5,8 @@
 // GPUs and whether each proof kind's resident prover fits them; host memory against the budget and
 // what each kind needs; the official Filecoin parameter files (names computed as rust-fil-proofs
 // names them, sizes, layout, and with `digests` their BLAKE2b digests against parameters.json);
-// the PCE directory; the listen address; the effective configuration. Nothing is loaded: keys are
+// the PCE directory; the listen address and who may call (TLS, bearer token, metrics endpoint); the
+// effective configuration. Nothing is loaded: keys are
 // sized from their .params layout, PCE files from their header.
 #include <cstdint>
 #include <functional>
@@ -25,7 +26,7 @@ const char* to_string(CheckStatus status);  // "pass", "warn", "fail"
 using CheckFact = std::variant<std::string, uint64_t, bool>;
 
 struct CheckResult {
-  std::string group;  // "config", "gpu", "memory", "params", "kind", "pce", "listen"
+  std::string group;  // "config", "gpu", "memory", "params", "kind", "pce", "listen", "access"
   std::string name;   // what was checked: "gpu 0", "porep:32GiB", a file name
   CheckStatus status = CheckStatus::Pass;
   std::string message;  // one line; for warn and fail it says what to do
@@ -57,5 +58,7 @@ void check_parameter_files(const Config& config, const PreflightOptions& options
 void check_proof_kinds(const Config& config, std::vector<CheckResult>& out);
 void check_pce_dir(const Config& config, std::vector<CheckResult>& out);
 void check_listen(const Config& config, std::vector<CheckResult>& out);
+// TLS files and the bearer token file read as the daemon reads them; the metrics endpoint's reach.
+void check_access(const Config& config, std::vector<CheckResult>& out);
 
 }  // namespace cuzk::engine

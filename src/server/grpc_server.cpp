@@ -4,6 +4,7 @@
 #include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
+#include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 #include <netdb.h>
 #include <sys/socket.h>
@@ -133,6 +134,23 @@ GrpcServer::GrpcServer(GrpcServerOptions options, grpc::Service& service)
     : options_(std::move(options)), listen_(parse_listen_address(options_.listen)), service_(service) {
   if (options_.max_message_bytes == 0) throw std::invalid_argument("max_message_bytes must be greater than 0");
   if (options_.max_threads < 4) throw std::invalid_argument("max_threads must be at least 4");
+  if (options_.tls && listen_.is_unix) {
+    throw std::invalid_argument("listen address '" + options_.listen +
+                                "': TLS is for TCP listeners; a unix socket is protected by its mode 0600");
+  }
+  if (options_.tls && (options_.tls->cert_chain.empty() || options_.tls->private_key.empty())) {
+    throw std::invalid_argument("TLS needs both a certificate chain and a private key");
+  }
+}
+
+std::shared_ptr<grpc::ServerCredentials> GrpcServer::credentials() const {
+  if (!options_.tls) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions ssl(options_.tls->client_ca.empty()
+                                            ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                            : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  ssl.pem_root_certs = options_.tls->client_ca;
+  ssl.pem_key_cert_pairs.push_back({options_.tls->private_key, options_.tls->cert_chain});
+  return grpc::SslServerCredentials(ssl);
 }
 
 GrpcServer::~GrpcServer() {
@@ -170,15 +188,8 @@ void GrpcServer::prepare_unix_socket() {
   logging::log_event(logging::Level::info, "removed stale socket", {{"path", path}});
 }
 
-void GrpcServer::throw_bind_failure() {
+void GrpcServer::probe_tcp_bind() const {
   const std::string where = "cannot listen on " + options_.listen + ": ";
-  if (listen_.is_unix) {
-    const std::string dir = parent_directory(listen_.path);
-    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-      throw std::runtime_error(where + "no write access to directory " + dir + " (" + errno_text(errno) + ")");
-    }
-    throw std::runtime_error(where + "gRPC could not bind the socket (see the grpc log line above)");
-  }
   // gRPC reports only "failed"; bind a probe socket the way gRPC would to learn the cause.
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -203,6 +214,26 @@ void GrpcServer::throw_bind_failure() {
       throw std::runtime_error(where + errno_text(err));
     }
   }
+}
+
+void GrpcServer::throw_bind_failure() {
+  const std::string where = "cannot listen on " + options_.listen + ": ";
+  if (listen_.is_unix) {
+    const std::string dir = parent_directory(listen_.path);
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+      throw std::runtime_error(where + "no write access to directory " + dir + " (" + errno_text(errno) + ")");
+    }
+    throw std::runtime_error(where + "gRPC could not bind the socket (see the grpc log line above)");
+  }
+  probe_tcp_bind();
+  if (options_.tls) {
+    // The address is free, so the credentials failed: a certificate or key that does not parse, or
+    // a key that does not match the certificate (gRPC logs which).
+    throw std::runtime_error(where +
+                             "gRPC could not set up TLS; check that daemon.tls_cert and daemon.tls_key are a "
+                             "matching PEM certificate chain and private key and daemon.tls_client_ca a PEM CA "
+                             "certificate (see the grpc log line above)");
+  }
   throw std::runtime_error(where + "gRPC could not bind the address (see the grpc log line above)");
 }
 
@@ -213,7 +244,7 @@ void GrpcServer::start() {
   grpc::ServerBuilder builder;
   int selected_port = 0;
   const std::string grpc_address = listen_.is_unix ? "unix://" + listen_.path : tcp_address(listen_.host, listen_.port);
-  builder.AddListeningPort(grpc_address, grpc::InsecureServerCredentials(), listen_.is_unix ? nullptr : &selected_port);
+  builder.AddListeningPort(grpc_address, credentials(), listen_.is_unix ? nullptr : &selected_port);
   builder.RegisterService(&service_);
   const int max_bytes = static_cast<int>(std::min<uint64_t>(options_.max_message_bytes, INT_MAX));
   builder.SetMaxReceiveMessageSize(max_bytes);

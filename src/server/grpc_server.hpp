@@ -2,17 +2,20 @@
 // The gRPC listener: one service on a unix socket ("unix:///abs/path") or a TCP address
 // ("host:port", "[::1]:port"; port 0 picks a free one). Unix sockets get a private parent
 // directory when it is missing, replace a stale socket file (never a live one, never a file of
-// another type) and are created with mode 0600.
+// another type) and are created with mode 0600. TCP listeners may serve TLS (optionally requiring
+// client certificates); who may call is decided by the service (bearer token, ProvingService).
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace grpc {
 class Server;
+class ServerCredentials;
 class Service;
 }  // namespace grpc
 
@@ -27,6 +30,13 @@ struct ListenAddress {
 // Throws std::invalid_argument with the expected forms when `text` is neither.
 ListenAddress parse_listen_address(const std::string& text);
 
+// PEM contents (not paths) for a TLS listener.
+struct TlsFiles {
+  std::string cert_chain;  // the server's certificate, then its intermediates
+  std::string private_key;
+  std::string client_ca;  // non-empty: clients must present a certificate this CA signed
+};
+
 struct GrpcServerOptions {
   std::string listen;
   // Largest request or response; a bigger request fails with RESOURCE_EXHAUSTED (the server keeps
@@ -36,6 +46,8 @@ struct GrpcServerOptions {
   // so this bounds concurrent waiting calls; beyond it new calls get RESOURCE_EXHAUSTED instead of
   // queueing behind the waiting ones.
   int max_threads = 512;
+  // TLS on a TCP listener; unset: plaintext. A unix socket with TLS is refused (std::invalid_argument).
+  std::optional<TlsFiles> tls = std::nullopt;
 };
 
 class GrpcServer {
@@ -61,7 +73,9 @@ class GrpcServer {
 
  private:
   void prepare_unix_socket();
+  std::shared_ptr<grpc::ServerCredentials> credentials() const;
   [[noreturn]] void throw_bind_failure();
+  void probe_tcp_bind() const;  // throws naming the cause when the TCP address cannot be bound
 
   GrpcServerOptions options_;
   ListenAddress listen_;

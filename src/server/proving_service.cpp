@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <type_traits>
@@ -88,11 +89,13 @@ class RpcScope {
   std::string message_;
 };
 
-// Runs a handler body: metrics, and an exception from the engine becomes INTERNAL with its
-// message instead of gRPC's opaque UNKNOWN.
+// Runs a handler body unless `admitted` (ProvingService::admit: authentication, size) refused the
+// call: metrics, and an exception from the engine becomes INTERNAL with its message instead of
+// gRPC's opaque UNKNOWN.
 template <class Body>
-grpc::Status handle(RpcMetrics& metrics, Rpc rpc, Body&& body) {
+grpc::Status handle(RpcMetrics& metrics, Rpc rpc, grpc::Status admitted, Body&& body) {
   RpcScope scope(metrics, rpc);
+  if (!admitted.ok()) return scope.finish(std::move(admitted));
   try {
     return scope.finish(body());
   } catch (const std::exception& e) {
@@ -363,6 +366,22 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
   r->set_version(version);
 }
 
+bool bearer_token_matches(std::string_view authorization, std::string_view token) {
+  constexpr std::string_view kScheme = "bearer ";
+  if (authorization.size() < kScheme.size()) return false;
+  for (size_t i = 0; i < kScheme.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(authorization[i])) != kScheme[i]) return false;
+  }
+  const std::string_view given = authorization.substr(kScheme.size());
+  // Every byte of the expected token is compared, whatever the given length.
+  unsigned diff = given.size() == token.size() ? 0u : 1u;
+  for (size_t i = 0; i < token.size(); ++i) {
+    const unsigned char g = i < given.size() ? static_cast<unsigned char>(given[i]) : 0;
+    diff |= static_cast<unsigned>(g ^ static_cast<unsigned char>(token[i]));
+  }
+  return diff == 0;
+}
+
 // ---- the service ----
 
 ProvingService::ProvingService(engine::EngineApi& engine, Options options)
@@ -370,15 +389,39 @@ ProvingService::ProvingService(engine::EngineApi& engine, Options options)
   if (options_.await_slice < milliseconds(1)) options_.await_slice = milliseconds(1);
 }
 
-grpc::Status ProvingService::submit(v1::SubmitProofRequest& request, engine::Submitted& out) {
-  if (options_.max_request_bytes != 0) {
-    const uint64_t size = request.ByteSizeLong();
-    if (size > options_.max_request_bytes) {
-      return invalid("the request is " + std::to_string(size) +
-                     " bytes, more than daemon.max_message_bytes = " + std::to_string(options_.max_request_bytes) +
-                     "; split the work into several requests or raise the limit in the daemon's config");
+grpc::Status ProvingService::admit(const grpc::ServerContext* context, Rpc rpc,
+                                   const google::protobuf::MessageLite& request) const {
+  if (!options_.bearer_token.empty()) {
+    const auto& metadata = context->client_metadata();
+    const auto it = metadata.find("authorization");
+    if (it == metadata.end()) {
+      return {grpc::StatusCode::UNAUTHENTICATED,
+              "this daemon requires a bearer token (daemon.auth_token_file): send \"authorization: Bearer "
+              "<token>\" metadata (cuzk-bench --token-file FILE)"};
+    }
+    if (!bearer_token_matches(std::string_view(it->second.data(), it->second.size()), options_.bearer_token)) {
+      return {grpc::StatusCode::UNAUTHENTICATED,
+              "the bearer token is wrong: send the token of the daemon's daemon.auth_token_file"};
     }
   }
+  const bool proof_rpc = rpc == Rpc::SubmitProof || rpc == Rpc::Prove;
+  const uint64_t cap = proof_rpc ? options_.max_request_bytes : options_.max_control_request_bytes;
+  if (cap != 0) {
+    const uint64_t size = request.ByteSizeLong();
+    if (size > cap) {
+      if (proof_rpc) {
+        return invalid("the request is " + std::to_string(size) +
+                       " bytes, more than daemon.max_message_bytes = " + std::to_string(cap) +
+                       "; split the work into several requests or raise the limit in the daemon's config");
+      }
+      return invalid(std::string("the ") + rpc_name(rpc) + " request is " + std::to_string(size) +
+                     " bytes; this call carries ids only and is limited to " + std::to_string(cap) + " bytes");
+    }
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ProvingService::submit(v1::SubmitProofRequest& request, engine::Submitted& out) {
   std::string message;
   if (!valid_proof_kind(static_cast<int>(request.proof_kind()), message)) return invalid(std::move(message));
   auto outcome = engine_.submit(to_engine_request(request));
@@ -428,9 +471,9 @@ grpc::Status ProvingService::await_job(grpc::ServerContext* context, const std::
   }
 }
 
-grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* request,
+grpc::Status ProvingService::SubmitProof(grpc::ServerContext* context, const v1::SubmitProofRequest* request,
                                          v1::SubmitProofResponse* response) {
-  return handle(metrics_, Rpc::SubmitProof, [&] {
+  return handle(metrics_, Rpc::SubmitProof, admit(context, Rpc::SubmitProof, *request), [&] {
     // The synchronous API hands the request over as const, but gRPC owns a mutable message that
     // it destroys after this call; moving the payload out of it saves a copy of up to
     // max_message_bytes per request.
@@ -445,7 +488,7 @@ grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitP
 
 grpc::Status ProvingService::AwaitProof(grpc::ServerContext* context, const v1::AwaitProofRequest* request,
                                         v1::AwaitProofResponse* response) {
-  return handle(metrics_, Rpc::AwaitProof, [&] {
+  return handle(metrics_, Rpc::AwaitProof, admit(context, Rpc::AwaitProof, *request), [&] {
     if (request->job_id().empty()) return invalid("job_id is empty");
     // Beyond ~30 years a timeout means "no limit" (and must not overflow the clock arithmetic).
     constexpr uint64_t kMaxTimeoutMs = 1'000'000'000'000ull;
@@ -456,7 +499,7 @@ grpc::Status ProvingService::AwaitProof(grpc::ServerContext* context, const v1::
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* context, const v1::ProveRequest* request,
                                    v1::ProveResponse* response) {
-  return handle(metrics_, Rpc::Prove, [&] {
+  return handle(metrics_, Rpc::Prove, admit(context, Rpc::Prove, *request), [&] {
     if (!request->has_submit()) return invalid("ProveRequest.submit is missing");
     // See SubmitProof about the const_cast.
     auto& mutable_submit = *const_cast<v1::ProveRequest&>(*request).mutable_submit();
@@ -466,9 +509,9 @@ grpc::Status ProvingService::Prove(grpc::ServerContext* context, const v1::Prove
   });
 }
 
-grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* request,
+grpc::Status ProvingService::CancelProof(grpc::ServerContext* context, const v1::CancelProofRequest* request,
                                          v1::CancelProofResponse* response) {
-  return handle(metrics_, Rpc::CancelProof, [&] {
+  return handle(metrics_, Rpc::CancelProof, admit(context, Rpc::CancelProof, *request), [&] {
     if (request->job_id().empty()) return invalid("job_id is empty");
     const auto result = engine_.cancel(request->job_id());
     response->set_found(result.found);
@@ -478,25 +521,25 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelP
   });
 }
 
-grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
+grpc::Status ProvingService::GetStatus(grpc::ServerContext* context, const v1::GetStatusRequest* request,
                                        v1::GetStatusResponse* response) {
-  return handle(metrics_, Rpc::GetStatus, [&] {
+  return handle(metrics_, Rpc::GetStatus, admit(context, Rpc::GetStatus, *request), [&] {
     fill_status_response(engine_.status(), options_.version, response);
     return grpc::Status::OK;
   });
 }
 
-grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
+grpc::Status ProvingService::GetMetrics(grpc::ServerContext* context, const v1::GetMetricsRequest* request,
                                         v1::GetMetricsResponse* response) {
-  return handle(metrics_, Rpc::GetMetrics, [&] {
+  return handle(metrics_, Rpc::GetMetrics, admit(context, Rpc::GetMetrics, *request), [&] {
     response->set_prometheus_text(metrics_text());
     return grpc::Status::OK;
   });
 }
 
-grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* request,
+grpc::Status ProvingService::PreloadSRS(grpc::ServerContext* context, const v1::PreloadSrsRequest* request,
                                         v1::PreloadSrsResponse* response) {
-  return handle(metrics_, Rpc::PreloadSRS, [&] {
+  return handle(metrics_, Rpc::PreloadSRS, admit(context, Rpc::PreloadSRS, *request), [&] {
     if (request->circuit_id().empty()) return invalid("circuit_id is empty");
     auto outcome = engine_.preload_srs(request->circuit_id());
     if (!outcome.ok()) return error_status(outcome.error);
@@ -506,9 +549,9 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
   });
 }
 
-grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* request,
+grpc::Status ProvingService::EvictSRS(grpc::ServerContext* context, const v1::EvictSrsRequest* request,
                                       v1::EvictSrsResponse* response) {
-  return handle(metrics_, Rpc::EvictSRS, [&] {
+  return handle(metrics_, Rpc::EvictSRS, admit(context, Rpc::EvictSRS, *request), [&] {
     if (request->circuit_id().empty()) return invalid("circuit_id is empty");
     auto outcome = engine_.evict_srs(request->circuit_id());
     if (!outcome.ok()) return error_status(outcome.error);
@@ -518,9 +561,9 @@ grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRe
   });
 }
 
-grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext*, const v1::GetVerifyingKeyRequest* request,
+grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext* context, const v1::GetVerifyingKeyRequest* request,
                                              v1::GetVerifyingKeyResponse* response) {
-  return handle(metrics_, Rpc::GetVerifyingKey, [&] {
+  return handle(metrics_, Rpc::GetVerifyingKey, admit(context, Rpc::GetVerifyingKey, *request), [&] {
     if (request->circuit_id().empty()) return invalid("circuit_id is empty");
     auto outcome = engine_.verifying_key(request->circuit_id());
     if (!outcome.ok()) return error_status(outcome.error);

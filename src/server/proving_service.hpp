@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine_api.hpp"
@@ -61,10 +62,16 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     // Longest single engine wait inside Prove/AwaitProof: bounds how late a client cancellation
     // or a server shutdown is noticed.
     std::chrono::milliseconds await_slice{100};
-    // Proof requests larger than this are refused with INVALID_ARGUMENT naming the limit (0: no
-    // check). The transport's own limit sits above it (GrpcServerOptions) so that a request a
-    // little too large gets this clear answer rather than gRPC's RESOURCE_EXHAUSTED.
+    // Proof requests (SubmitProof, Prove) larger than this are refused with INVALID_ARGUMENT
+    // naming the limit, before the engine parses or allocates anything for them (0: no check).
+    // The transport's own limit sits above it (GrpcServerOptions) so that a request a little too
+    // large gets this clear answer rather than gRPC's RESOURCE_EXHAUSTED.
     uint64_t max_request_bytes = 0;
+    // Every other RPC carries ids only; a larger request is refused the same way (0: no check).
+    uint64_t max_control_request_bytes = 64 << 10;
+    // Non-empty: every call must carry "authorization: Bearer <token>" metadata, else
+    // UNAUTHENTICATED before anything else is looked at (daemon.auth_token_file).
+    std::string bearer_token = {};
   };
 
   // `engine` must outlive the service (and the server that runs it).
@@ -97,6 +104,8 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
   const RpcMetrics& rpc_metrics() const { return metrics_; }
 
  private:
+  // Who may call and how large a request may be: runs first in every handler.
+  grpc::Status admit(const grpc::ServerContext* context, Rpc rpc, const google::protobuf::MessageLite& request) const;
   grpc::Status submit(cuzk::v1::SubmitProofRequest& request, engine::Submitted& out);
   grpc::Status await_job(grpc::ServerContext* context, const std::string& job_id, std::chrono::milliseconds timeout,
                          cuzk::v1::AwaitProofResponse* response);
@@ -105,6 +114,11 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
   Options options_;
   RpcMetrics metrics_;
 };
+
+// True when an "authorization" metadata value is "Bearer <token>" (the scheme in any case). The
+// comparison takes the same time wherever the first difference is, so response times do not leak
+// the token a byte at a time.
+bool bearer_token_matches(std::string_view authorization, std::string_view token);
 
 // Wire <-> engine conversions (exposed for tests).
 grpc::StatusCode to_grpc_code(engine::ErrorCode code);
