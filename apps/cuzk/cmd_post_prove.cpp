@@ -70,7 +70,7 @@ pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string&
   // No progress hook in recording or building (WindowPoSt at 32 GiB: 125 M constraints).
   Progress bar("extracting the PCE of " + id, 0, !quiet);
   ProgressTicker ticker(bar);
-  return pce::build_pce(filecoin::record_post_circuit(proof), {id, {}, false});
+  return pce::build_pce(filecoin::record_post_circuit_replicated(proof, ThreadPool::global()), {id, {}, false});
 }
 
 int post_prove(const Groth16Options& o) {
@@ -84,7 +84,7 @@ int post_prove(const Groth16Options& o) {
                              " inputs; a " + id + " partition has " + std::to_string(l.inputs.size() + 1));
   }
   const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
-  filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs);
+  filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs, ThreadPool::global());
   const std::vector<groth16::Witness> ws{{a.inputs, a.aux}};
   const std::unique_ptr<backend::ProverBackend> be = backend::make_backend(
       pk, pce, {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .b_g2_on_gpu = !o.g2_on_cpu});

@@ -133,7 +133,7 @@ Result<PceHandle> PceCache::build_and_save(const CircuitDef& def, Operations::Ha
     if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
-    built = pce::build_pce(filecoin::record_post_circuit(*def.post_proof), bo);
+    built = pce::build_pce(filecoin::record_post_circuit_replicated(*def.post_proof, ThreadPool::global()), bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
