@@ -26,16 +26,7 @@
 #include "util/rng.hpp"
 
 namespace cuzk::cli {
-namespace {
-
 using ff::Fr;
-
-// A request file's proofs, parsed and validated as the daemon does.
-struct LoadedPost {
-  filecoin::PostRequestFile file;
-  std::vector<filecoin::FallbackPostSectorProof> proofs;
-  std::vector<Fr> inputs;  // the verifier's, without ONE
-};
 
 LoadedPost load_post(const std::string& path) {
   LoadedPost l;
@@ -54,8 +45,6 @@ LoadedPost load_post(const std::string& path) {
   }
   return l;
 }
-
-}  // namespace
 
 const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit) {
   const size_t colon = circuit.find(':');
