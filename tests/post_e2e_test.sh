@@ -17,7 +17,7 @@
 #   - `cuzk-bench batch --post`: the sealed and the synthetic Window files sent in turn, every proof
 #     verified; a batch of two circuits refused (usage);
 #   - `cuzk post witness --check`: the native witness equals the circuit's synthesis; a tampered
-#     file refused naming the sector;
+#     file refused naming the sector; `cuzk pce extract --circuit window-post:2KiB`;
 #   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
 # Usage: post_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
@@ -118,6 +118,11 @@ for kind in window winning v1 synth-window; do
 done
 run 1 "$tmp/witness-bad.log" "$cuzk" post witness --post "$tmp/window-bad.json"
 expect_in "$tmp/witness-bad.log" "(sector 7)" "post witness names the tampered sector"
+# The PoSt PCE from one replicated sector: 21,866 constraints + 23 inputs (docs/post.md counts).
+run 0 "$tmp/extract.log" "$cuzk" pce extract --circuit window-post:2KiB -o "$tmp/w2k.pce" --json
+expect_in "$tmp/extract.log" '"constraints": *21889' "pce extract --circuit window-post:2KiB rows"
+expect_in "$tmp/extract.log" '"circuit_id": *"window-post:2KiB"' "pce extract: the circuit id"
+run 0 "$tmp/extract-verify.log" "$cuzk" pce verify "$tmp/w2k.pce"
 
 # Without a daemon, with the daemon's keys: `cuzk verify --post` accepts the daemon's proof and
 # refuses it against another request; `cuzk prove --post` proves and verifies on its own.
