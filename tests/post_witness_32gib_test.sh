@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The native witness of a full 32 GiB WindowPoSt partition (2349 synthetic sectors, 126.9 M aux)
-# equals the circuit's synthesis value for value, and its inputs are the verifier's. Slow: ~1 min to
+# equals the circuit's synthesis value for value, and its inputs are the verifier's. Slow: 0.5-1 min to
 # make the request file and ~40 s for the two witnesses on 2 quiet cores; ~8.5 GB of memory.
 # Usage: post_witness_32gib_test.sh PATH/TO/cuzk
 set -u
