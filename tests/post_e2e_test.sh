@@ -14,6 +14,10 @@
 #     WinningPoSt proved by the same daemon like the sealed ones; its usage errors;
 #   - `cuzk prove|verify --post` with the daemon's keys: the daemon's proof verified, refused
 #     against another request; a proof made and verified without a daemon;
+#   - `cuzk-bench batch --post`: the sealed and the synthetic Window files sent in turn, every proof
+#     verified; a batch of two circuits refused (usage);
+#   - `cuzk post witness --check`: the native witness equals the circuit's synthesis; a tampered
+#     file refused naming the sector; `cuzk pce extract --circuit window-post:2KiB`;
 #   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
 # Usage: post_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
@@ -95,7 +99,30 @@ expect_in "$tmp/other.log" "(from the randomness and the sector id) is leaf" "ot
 run 1 "$tmp/v1-partition0.log" "$bench" -a "$sock" single --post "$tmp/v1-partition0.json" --no-verify
 expect_in "$tmp/v1-partition0.log" "(sector 20)" "a V1 proof of partition 1 sent as partition 0 refused"
 
+# A batch of PoSt requests, two files in turn (4 proofs, 2 in flight), every proof verified.
+run 0 "$tmp/batch.log" "$bench" -a "$sock" --json batch --post "$tmp/window.json" "$tmp/synth-window.json" -c 4 -j 2
+expect_in "$tmp/batch.log" '"circuit": *"window-post:2KiB"' "batch --post: the circuit of the files"
+expect_in "$tmp/batch.log" '"proofs": *4' "batch --post: 4 proofs"
+expect_in "$tmp/batch.log" '"verified": *4' "batch --post: 4 proofs verified"
+run 2 "$tmp/batch-mixed.log" "$bench" -a "$sock" batch --post "$tmp/window.json" "$tmp/winning.json" -c 2
+expect_in "$tmp/batch-mixed.log" "a batch proves one circuit" "batch --post: two circuits refused"
+run 2 "$tmp/batch-bad.log" "$bench" -a "$sock" batch --post "$tmp/window-bad.json" -c 1
+expect_in "$tmp/batch-bad.log" "(sector 7)" "batch --post: a tampered file refused before sending"
+
 stop_daemon
+
+# The native witness (what the daemon proved from) equals the circuit's synthesis.
+for kind in window winning v1 synth-window; do
+  run 0 "$tmp/witness-$kind.log" "$cuzk" post witness --post "$tmp/$kind.json" --check --json
+  expect_in "$tmp/witness-$kind.log" '"matches_synthesis": *true' "$kind: native witness equals synthesis"
+done
+run 1 "$tmp/witness-bad.log" "$cuzk" post witness --post "$tmp/window-bad.json"
+expect_in "$tmp/witness-bad.log" "(sector 7)" "post witness names the tampered sector"
+# The PoSt PCE from one replicated sector: 21,866 constraints + 23 inputs (docs/post.md counts).
+run 0 "$tmp/extract.log" "$cuzk" pce extract --circuit window-post:2KiB -o "$tmp/w2k.pce" --json
+expect_in "$tmp/extract.log" '"constraints": *21889' "pce extract --circuit window-post:2KiB rows"
+expect_in "$tmp/extract.log" '"circuit_id": *"window-post:2KiB"' "pce extract: the circuit id"
+run 0 "$tmp/extract-verify.log" "$cuzk" pce verify "$tmp/w2k.pce"
 
 # Without a daemon, with the daemon's keys: `cuzk verify --post` accepts the daemon's proof and
 # refuses it against another request; `cuzk prove --post` proves and verifies on its own.

@@ -80,7 +80,7 @@ TEST(EnginePost, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
     ASSERT_EQ(d.value->payloads.size(), 1u);
     // The witness's inputs (after ONE) are what a verifier derives: the last sector repeated to
     // fill the Window partition, the one sector listed 66 times for Winning.
-    const PartitionAssignment a = d.value->vanilla->assignment(0);
+    const PartitionAssignment a = d.value->vanilla->assignment(0, ThreadPool::global());
     const std::vector<ff::Fr> want = d.value->vanilla->verifier_inputs(0);
     EXPECT_EQ(want.size(), winning ? 132u : 22u);
     ASSERT_EQ(a.inputs.size(), want.size() + 1);

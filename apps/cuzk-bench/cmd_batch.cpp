@@ -18,6 +18,7 @@
 
 #include "commands.hpp"
 #include "interrupt.hpp"
+#include "post_request.hpp"
 #include "proof_checker.hpp"
 #include "report.hpp"
 #include "request.hpp"
@@ -196,8 +197,15 @@ struct PhaseResult {
   uint64_t attempted = 0;
 };
 
+// What each proof of the batch sends: a PoRep C1, PoSt request files (proof i sends file
+// i mod their number), or else random inputs of the generic circuit.
+struct BatchSource {
+  const PorepC1* porep = nullptr;
+  const std::vector<PostRequest>* posts = nullptr;
+};
+
 // Runs `n` proofs with at most `j` in flight. Times are seconds since `start`.
-PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, const PorepC1* porep,
+PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, const BatchSource& src,
                       v1::Priority priority, uint64_t n, Clock::time_point start, Timeline* timeline,
                       const std::string& id_prefix, const std::string& label,
                       const std::function<void()>& on_last_answer = {}) {
@@ -226,11 +234,14 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       r.job_id = request_id;
       v1::ProveRequest req;
       auto* s = req.mutable_submit();
+      const PostRequest* post = src.posts ? &(*src.posts)[i % src.posts->size()] : nullptr;
+      if (post) *s = post->fields;  // proof kind, registered proof, randomness, vanilla proofs
       s->set_request_id(request_id);
-      s->set_proof_kind(v1::GENERIC);
+      if (!post) s->set_proof_kind(v1::GENERIC);
       s->set_priority(priority);
-      if (porep) {
-        set_porep_request(*s, *porep);
+      if (post) {
+      } else if (src.porep) {
+        set_porep_request(*s, *src.porep);
       } else {
         s->set_circuit_id(o.circuit);
         for (uint32_t p = 0; p < o.partitions; ++p) s->add_partition_inputs(random_partition_input());
@@ -302,10 +313,12 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       // Last: from here on the verifier thread owns r.valid and r.error.
       if (r.completed && !o.no_verify) {
         const auto& a = resp.result();
-        // PoRep: checked against the inputs derived from C1 here, not the ones the daemon reports.
+        // PoRep / PoSt: checked against the inputs derived here from C1 / the vanilla proofs, not
+        // the ones the daemon reports.
         verifier.push({&r, a.proof(),
-                       porep ? porep->public_inputs
-                             : std::vector<std::string>(a.public_inputs().begin(), a.public_inputs().end()),
+                       src.porep ? src.porep->public_inputs
+                       : post    ? post->public_inputs
+                                 : std::vector<std::string>(a.public_inputs().begin(), a.public_inputs().end()),
                        o.partitions});
       }
     }
@@ -341,7 +354,24 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     o.circuit = porep->circuit_id;
     o.partitions = porep->partitions;
   }
-  const PorepC1* pc = porep ? &*porep : nullptr;
+  // PoSt: every file's proofs are validated here (to derive the inputs) unless --no-verify; one
+  // circuit per batch, so the report's figures are of one kind of proof.
+  std::vector<PostRequest> posts;
+  for (const std::string& path : o.post) {
+    std::optional<PostRequest> p;
+    if (!load_post_option(path, !o.no_verify, p)) return 2;
+    if (!posts.empty() && p->circuit_id != posts.front().circuit_id) {
+      std::cerr << "cuzk-bench: --post " << path << " is a " << p->circuit_id << " request, " << o.post.front() << " a "
+                << posts.front().circuit_id << " one; a batch proves one circuit\n";
+      return 2;
+    }
+    posts.push_back(std::move(*p));
+  }
+  if (!posts.empty()) {
+    o.circuit = posts.front().circuit_id;
+    o.partitions = 1;
+  }
+  const BatchSource source{porep ? &*porep : nullptr, posts.empty() ? nullptr : &posts};
   auto priority = parse_priority(o.priority);
   if (!priority) {
     std::cerr << "cuzk-bench: " << priority.error() << "\n";
@@ -361,7 +391,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
       std::cerr << "warmup: " << o.warmup << " unmeasured proof" << (o.warmup == 1 ? "" : "s") << "\n";
     }
     const PhaseResult w =
-        run_phase(client, g, o, pc, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
+        run_phase(client, g, o, source, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
     for (uint64_t i = 0; i < w.attempted; ++i) {
       const ProofRecord& r = w.records[i];
       if (!r.valid) {
@@ -384,7 +414,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
                        ";running=" + std::to_string(s.running));
   });
   sampler.sample_now();
-  PhaseResult res = run_phase(client, g, o, pc, *priority, o.count, start, &timeline, id_prefix, "", [&] {
+  PhaseResult res = run_phase(client, g, o, source, *priority, o.count, start, &timeline, id_prefix, "", [&] {
     sampler.sample_now();
     sampler.stop();
   });

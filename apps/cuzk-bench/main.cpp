@@ -106,6 +106,12 @@ int main(int argc, char** argv) {
   auto* b_circuit = b->add_option("--circuit", batch.circuit, "Circuit id (e.g. chain:2^18)");
   auto* b_c1 = b->add_option("--c1", batch.c1, "PoRep C2: prove this C1 output COUNT times")->check(CLI::ExistingFile);
   b_circuit->excludes(b_c1);
+  auto* b_post = b->add_option("--post", batch.post,
+                               "WindowPoSt / WinningPoSt: PoSt request files (`cuzk post vanilla`, `cuzk synth-post`) "
+                               "of one circuit, sent in turn; each proof is checked against inputs derived from its "
+                               "file's vanilla proofs")
+                     ->check(CLI::ExistingFile);
+  b_post->excludes(b_circuit)->excludes(b_c1);
   b->add_option("--miner-id", batch.miner_id, "PoRep C2: the miner actor id f0N to send (see single --miner-id)")
       ->needs(b_c1);
   b->add_option("--type", batch_type, "generic (default) or porep (needs --c1)")
@@ -182,8 +188,9 @@ int main(int argc, char** argv) {
         std::cerr << "cuzk-bench: --type porep needs --c1 FILE\n";
         return 2;
       }
-      if (circuit->empty() && c1->empty() && (c1 != &single.c1 || single.post.empty())) {
-        std::cerr << "cuzk-bench: " << name << " needs --circuit ID, --c1 FILE (PoRep) or (single) --post FILE\n";
+      const bool post = c1 == &single.c1 ? !single.post.empty() : !batch.post.empty();
+      if (circuit->empty() && c1->empty() && !post) {
+        std::cerr << "cuzk-bench: " << name << " needs --circuit ID, --c1 FILE (PoRep) or --post FILE (PoSt)\n";
         return 2;
       }
     }

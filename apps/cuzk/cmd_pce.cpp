@@ -12,11 +12,13 @@
 
 #include "circuits/builtin.hpp"
 #include "commands.hpp"
+#include "filecoin/post_synthesis.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
 #include "pce/matvec.hpp"
 #include "pce/pce_file.hpp"
 #include "pce/synthetic.hpp"
+#include "post_cli.hpp"
 #include "r1cs/compact_r1cs.hpp"
 #include "util/mapped_file.hpp"
 #include "util/progress.hpp"
@@ -112,7 +114,10 @@ int run_extract(const PceOptions& o) {
   bo.circuit_id = o.circuit_id;
   bo.encoding = parse_encoding(o.encoding);
   std::optional<circuits::BuiltinSpec> spec;
-  if (o.r1cs.empty() && !o.circuit.empty()) {
+  const filecoin::RegisteredPostProof* post = o.r1cs.empty() ? post_proof_of(o.circuit) : nullptr;
+  if (post != nullptr) {
+    if (bo.circuit_id.empty()) bo.circuit_id = o.circuit;
+  } else if (o.r1cs.empty() && !o.circuit.empty()) {
     auto parsed = circuits::parse_builtin(o.circuit);
     if (!parsed) {
       std::cerr << "cuzk: error: " << parsed.error();
@@ -125,6 +130,7 @@ int run_extract(const PceOptions& o) {
     return 2;
   }
   const auto t0 = Clock::now();
+  double record_s = -1;  // PoSt: the recording alone (one sector replicated)
   Result<pce::Pce> p = make_error("no source");
   {
     // No progress hook in recording or building: the bar shows the time they take.
@@ -132,6 +138,10 @@ int run_extract(const PceOptions& o) {
     ProgressTicker ticker(bar);
     if (!o.r1cs.empty()) {
       p = pce::pce_from_circom_file(o.r1cs, bo);
+    } else if (post != nullptr) {
+      const r1cs::CompactR1cs r = filecoin::record_post_circuit_replicated(*post, ThreadPool::global());
+      record_s = seconds_since(t0);
+      p = pce::build_pce(r, bo);
     } else if (spec) {
       p = pce::build_pce(circuits::record_builtin(*spec), bo);
     } else {
@@ -157,6 +167,7 @@ int run_extract(const PceOptions& o) {
       *h, p->encoding() == pce::CoeffEncoding::Full ? distinct_coefficients(h->info, o.output) : p->info().dict_size);
   j["path"] = o.output;
   j["build_seconds"] = build_s;
+  if (record_s >= 0) j["record_seconds"] = record_s;
   j["save_seconds"] = save_s;
   if (o.json) {
     std::cout << j.dump(2) << "\n";
@@ -328,7 +339,10 @@ CLI::App* add_pce_command(CLI::App& app, PceOptions& o) {
   auto* syn = ex->add_option("--synthetic-porep", o.synthetic_scale,
                              "Synthetic circuit with the 32 GiB PoRep partition's shape, scaled (0 < SCALE <= 1)")
                   ->check(CLI::Range(1e-9, 1.0));
-  auto* cir = ex->add_option("--circuit", o.circuit, "Built-in circuit:\n" + circuits::builtin_help());
+  auto* cir = ex->add_option("--circuit", o.circuit,
+                             "Built-in circuit, or window-post:SIZE / winning-post:SIZE (the PoSt partition "
+                             "circuit, one sector recorded and replicated):\n" +
+                                 circuits::builtin_help());
   src->excludes(syn);
   src->excludes(cir);
   syn->excludes(cir);

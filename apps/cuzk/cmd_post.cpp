@@ -131,10 +131,12 @@ void add_post_commands(CLI::App& app, PostOptions& o) {
   v->add_option("--out,-o", o.out, "Where to write the request file (atomically)")->required();
   v->add_flag("--json", o.json, "Print a JSON summary");
   v->callback([&o] { o.action = "vanilla"; });
+  add_post_witness_command(*post, o);
 }
 
 int run_post(const PostOptions& o) {
   try {
+    if (o.action == "witness") return run_post_witness(o);
     return run_post_vanilla(o);
   } catch (const UsageError& e) {
     std::cerr << "cuzk: error: " << e.what() << "\n";

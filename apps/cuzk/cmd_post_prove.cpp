@@ -27,16 +27,7 @@
 #include "util/rng.hpp"
 
 namespace cuzk::cli {
-namespace {
-
 using ff::Fr;
-
-// A request file's proofs, parsed and validated as the daemon does.
-struct LoadedPost {
-  filecoin::PostRequestFile file;
-  std::vector<filecoin::FallbackPostSectorProof> proofs;
-  std::vector<Fr> inputs;  // the verifier's, without ONE
-};
 
 LoadedPost load_post(const std::string& path) {
   LoadedPost l;
@@ -56,8 +47,6 @@ LoadedPost load_post(const std::string& path) {
   return l;
 }
 
-}  // namespace
-
 const filecoin::RegisteredPostProof* post_proof_of(const std::string& circuit) {
   const size_t colon = circuit.find(':');
   if (colon == std::string::npos) return nullptr;
@@ -71,7 +60,7 @@ pce::Pce post_pce(const filecoin::RegisteredPostProof& proof, const std::string&
   // No progress hook in recording or building (WindowPoSt at 32 GiB: 125 M constraints).
   Progress bar("extracting the PCE of " + id, 0, !quiet);
   ProgressTicker ticker(bar);
-  return pce::build_pce(filecoin::record_post_circuit(proof), {id, {}, false});
+  return pce::build_pce(filecoin::record_post_circuit_replicated(proof, ThreadPool::global()), {id, {}, false});
 }
 
 int post_prove(const Groth16Options& o) {
@@ -85,7 +74,7 @@ int post_prove(const Groth16Options& o) {
                              " inputs; a " + id + " partition has " + std::to_string(l.inputs.size() + 1));
   }
   const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
-  filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs);
+  filecoin::PostAssignment a = filecoin::post_assignment(proof, l.proofs, ThreadPool::global());
   const std::vector<groth16::Witness> ws{{a.inputs, a.aux}};
   const auto be = std::make_unique<backend::BatchProver>(pk, pce, cli_placement(o));
   SystemRng rng;

@@ -95,7 +95,10 @@ void add_seal_commands(CLI::App& app, SealOptions& o);
 int run_seal(const SealOptions& o);
 
 struct PostOptions {
-  std::string action;  // vanilla (set by the parser)
+  std::string action;   // vanilla or witness (set by the parser)
+  std::string request;  // witness: the PoSt request file
+  bool check = false;   // witness: compare with the circuit's synthesis
+  unsigned threads = 0;
   std::string kind = "window", sector_size, proof, out;
   std::string randomness = "0303030303030303030303030303030303030303030303030303030303030303";
   uint32_t sectors = 1, partition_index = 0;
@@ -105,6 +108,9 @@ struct PostOptions {
 // Registers `post` and its subcommands.
 void add_post_commands(CLI::App& app, PostOptions& o);
 int run_post(const PostOptions& o);
+// `post witness` (cmd_post_witness.cpp).
+void add_post_witness_command(CLI::App& post, PostOptions& o);
+int run_post_witness(const PostOptions& o);
 
 struct SynthPostOptions {
   std::string kind = "window", sector_size, proof, randomness, prover_id, out;

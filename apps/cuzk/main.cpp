@@ -65,7 +65,10 @@ int main(int argc, char** argv) {
     if (*ci) return cuzk::cli::run_circuit(circ);
     if (*dr) return cuzk::cli::run_doctor(doctor);
     if (!seal.action.empty()) return cuzk::cli::run_seal(seal);
-    if (!post.action.empty()) return cuzk::cli::run_post(post);
+    if (!post.action.empty()) {
+      if (post.threads) cuzk::ThreadPool::set_global_threads(post.threads);
+      return cuzk::cli::run_post(post);
+    }
     if (*sp) return cuzk::cli::run_synth_post(synth_post);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);

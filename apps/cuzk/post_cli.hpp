@@ -3,8 +3,11 @@
 // PoSt proof, proving a PoSt request file's partition, and verifying with inputs derived from it.
 // And what the commands writing PoSt request files share (cmd_post.cpp, cmd_synth_post.cpp).
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "filecoin/post_request_file.hpp"
+#include "filecoin/post_vanilla.hpp"
 #include "filecoin/registered_post_proof.hpp"
 #include "pce/pce.hpp"
 
@@ -22,6 +25,14 @@ const filecoin::RegisteredPostProof& pick_post_proof(const std::string& kind, co
                                                      const std::string& proof);
 // 64 hex digits (an optional 0x); throws std::invalid_argument naming the option.
 filecoin::Bytes32 parse_hex32_option(const std::string& option, const std::string& hex);
+
+// A request file's proofs, parsed and validated as the daemon does; errors name the file.
+struct LoadedPost {
+  filecoin::PostRequestFile file;
+  std::vector<filecoin::FallbackPostSectorProof> proofs;
+  std::vector<ff::Fr> inputs;  // the verifier's, without ONE
+};
+LoadedPost load_post(const std::string& path);
 
 int post_prove(const Groth16Options& o);
 int post_verify(const Groth16Options& o);

@@ -29,7 +29,7 @@ std::shared_ptr<const groth16::CircuitShape> pce_shape(const CircuitRuntime& rt)
 
 // A PCE circuit's witness from its payload: the built-in's own, a Filecoin kind's from its vanilla
 // proofs, or the request's .wtns (its length checked at submit or at load).
-PceWitness pce_witness(const CircuitRuntime& rt, PartitionPayload payload) {
+PceWitness pce_witness(const CircuitRuntime& rt, PartitionPayload payload, ThreadPool& pool) {
   const CircuitDef& def = rt.def;
   const pce::Pce& p = *rt.pce;
   if (def.source == CircuitSource::Builtin) {
@@ -37,7 +37,7 @@ PceWitness pce_witness(const CircuitRuntime& rt, PartitionPayload payload) {
     return {std::move(w.inputs), std::move(w.aux)};
   }
   if (payload.vanilla) {
-    PartitionAssignment w = payload.vanilla->assignment(payload.partition);
+    PartitionAssignment w = payload.vanilla->assignment(payload.partition, pool);
     if (w.inputs.size() != p.num_inputs() || w.aux.size() != p.num_aux()) {
       throw std::runtime_error("circuit '" + def.id + "': the witness has " + std::to_string(w.inputs.size()) +
                                " inputs and " + std::to_string(w.aux.size()) + " aux, its PCE " +
@@ -159,7 +159,7 @@ Synthesized synthesize(const CircuitRuntime& rt, PartitionPayload payload, Threa
     inputs = std::get<Evaluated>(out.work).inputs;
   } else {
     if (!rt.pce) throw std::runtime_error("circuit '" + def.id + "' has no PCE");
-    PceWitness w = pce_witness(rt, std::move(payload));
+    PceWitness w = pce_witness(rt, std::move(payload), pool);
     out.path = SynthesisPath::Pce;
     if (matvec) {
       groth16::ProverInput in = groth16::make_prover_input(*rt.pce, w.inputs, w.aux, nullptr, {.pool = &pool});

@@ -124,16 +124,18 @@ Result<PceHandle> PceCache::build_and_save(const CircuitDef& def, Operations::Ha
     bo.circuit_id = def.id;
     built = pce::build_pce(filecoin::record_porep_circuit_replicated(shape, ThreadPool::global()), bo);
   } else if (def.source == CircuitSource::Post) {
-    // The same ~64 bytes per constraint; a challenge's PoR in tree R is ~177 constraints per bit
-    // of the leaf index (Poseidon arity 8: ~530 per level), a sector's commitments 313.
+    // A challenge's PoR in tree R is ~177 constraints per bit of the leaf index (Poseidon arity
+    // 8: ~530 per level), a sector's commitments 313. Poseidon's dense A rows (6.9 non-zeros per
+    // row) make the recorded matrices and the Pce together ~160 bytes per constraint: the 32 GiB
+    // WindowPoSt extraction peaks at 20.2 GB (BENCHMARKS.md).
     const filecoin::PostCircuitShape shape = filecoin::PostCircuitShape::of(*def.post_proof);
     const uint64_t bits = static_cast<uint64_t>(std::countr_zero(shape.nodes));
     const uint64_t est = uint64_t{shape.sectors} * (313 + uint64_t{shape.challenges} * (bits * 180 + 16));
-    auto transient = budget_.acquire(est * 64);
+    auto transient = budget_.acquire(est * 160);
     if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
-    built = pce::build_pce(filecoin::record_post_circuit(*def.post_proof), bo);
+    built = pce::build_pce(filecoin::record_post_circuit_replicated(*def.post_proof, ThreadPool::global()), bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;

@@ -13,7 +13,7 @@ class PorepPartitions final : public VanillaPartitions {
  public:
   explicit PorepPartitions(filecoin::SealCommitPhase1Output c1) : c1_(std::move(c1)) {}
   uint32_t count() const override { return c1_.registered_proof->partitions; }
-  PartitionAssignment assignment(uint32_t k) const override {
+  PartitionAssignment assignment(uint32_t k, ThreadPool&) const override {
     filecoin::PorepAssignment w = filecoin::porep_assignment(c1_, k);
     return {std::move(w.inputs), std::move(w.aux)};
   }

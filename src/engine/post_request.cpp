@@ -19,8 +19,8 @@ class PostPartitions final : public VanillaPartitions {
                  uint32_t partition_index, std::vector<filecoin::FallbackPostSectorProof> proofs)
       : proof_(proof), randomness_(randomness), partition_index_(partition_index), proofs_(std::move(proofs)) {}
   uint32_t count() const override { return 1; }
-  PartitionAssignment assignment(uint32_t) const override {
-    filecoin::PostAssignment w = filecoin::post_assignment(proof_, proofs_);
+  PartitionAssignment assignment(uint32_t, ThreadPool& pool) const override {
+    filecoin::PostAssignment w = filecoin::post_assignment(proof_, proofs_, pool);
     return {std::move(w.inputs), std::move(w.aux)};
   }
   r1cs::ProvingCS synthesize(uint32_t) const override { return filecoin::synthesize_post(proof_, proofs_); }

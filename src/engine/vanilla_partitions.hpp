@@ -10,6 +10,7 @@
 
 #include "ff/bls12_381.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::engine {
 
@@ -23,7 +24,8 @@ class VanillaPartitions {
  public:
   virtual ~VanillaPartitions() = default;
   virtual uint32_t count() const = 0;
-  virtual PartitionAssignment assignment(uint32_t partition) const = 0;
+  // `pool`: the synthesis worker's threads, for kinds that compute the witness in parallel.
+  virtual PartitionAssignment assignment(uint32_t partition, ThreadPool& pool) const = 0;
   // Values, a, b, c and the densities (the path before the circuit's PCE exists).
   virtual r1cs::ProvingCS synthesize(uint32_t partition) const = 0;
   // Without ONE, derived as a verifier would (not from the witness).

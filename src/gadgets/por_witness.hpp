@@ -1,0 +1,26 @@
+#pragma once
+// The values one level of the Poseidon PoR circuit (por.hpp por_subpath with PoseidonHasher)
+// allocates, computed natively in the circuit's order: the index bits (least significant first,
+// 0 or 1), the arity − 1 siblings, the picks of insert (insertion.hpp: the tables for 2, 4 and 8
+// slots, the select columns otherwise) and the Poseidon hash of the inserted children
+// (poseidon_witness.hpp). The PoSt native witness is made of these.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "gadgets/poseidon_matrix.hpp"
+
+namespace cuzk::gadgets {
+
+// How many values insert allocates for `arity` slots (2 / 8 / 22 for 2 / 4 / 8, size·(size − 1)
+// otherwise) and how many one level allocates in all.
+size_t insert_witness_len(size_t arity);
+size_t poseidon_por_level_witness_len(size_t arity);
+
+// Writes the level's poseidon_por_level_witness_len(arity) values to `out` and returns the node
+// it reaches (the hash, its last value). index < arity, siblings.size() == arity − 1 (throws
+// std::invalid_argument otherwise).
+Fr poseidon_por_level_witness(size_t arity, const Fr& cur, std::span<const Fr> siblings, uint64_t index,
+                              std::span<Fr> out);
+
+}  // namespace cuzk::gadgets
