@@ -363,8 +363,9 @@ TEST(SnapSynthetic, SmallSetsValidateAndSatisfyTheCircuit) {
 }
 
 // The benchmark set: 16 partitions x 86 challenges of a 32 GiB sector, through bincode and the
-// validator (~7 CPU-s: building tree R new's 1024 blocks, then 1376 challenges' paths checked).
-TEST(SnapSynthetic, Set32GiBValidates) {
+// validator (~9 CPU-s: building tree R new's 1024 blocks, then 1376 challenges' paths checked;
+// so slow).
+TEST(SnapVanillaLarge, Synthetic32GiBValidates) {
   const SnapSyntheticSet set = synthetic_snap_vanilla(SnapCircuitShape::of(32 * kGiB), 1);
   ASSERT_EQ(set.proofs.size(), 16u);
   const std::vector<SnapPartitionProof> parsed = parse_snap_vanilla(set.context, blobs_of(set.proofs));
