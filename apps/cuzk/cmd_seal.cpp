@@ -22,6 +22,7 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/replica_id.hpp"
 #include "filecoin/seal.hpp"
+#include "filecoin/sector_cache.hpp"
 #include "filecoin/synth_c1.hpp"
 #include "util/atomic_file.hpp"
 
@@ -144,15 +145,24 @@ int run_seal_cmd(const SealOptions& o) {
       throw UsageError("--data " + o.data + ": " + e.what());
     }
   }
+  p.keep_tree_r = !o.cache.empty();
   const filecoin::SealResult r = filecoin::seal_sector(proof, data, p, verbose_progress(o.verbose));
   const auto t0 = Clock::now();
   write_output(o.output, r.c1, o.sector_id);
+  if (!o.cache.empty()) {
+    // The replica (tree R's leaves) is the sector key a SnapDeals update encodes into.
+    std::vector<filecoin::Bytes32> key(proof.shape.nodes);
+    for (uint64_t i = 0; i < key.size(); ++i) key[i] = r.tree_r->leaf(i);
+    filecoin::write_sealed_cache(
+        o.cache, {&proof, p.sector_id, p.prover_id, r.c1.comm_d, r.c1.comm_r, r.comm_c, r.comm_r_last}, key);
+  }
   const double write_s = since(t0);
   if (o.json) {
     json j = summary(r.c1, p.prover_id, p.sector_id);
     j["comm_c"] = filecoin::to_hex(r.comm_c);
     j["comm_r_last"] = filecoin::to_hex(r.comm_r_last);
     j["out"] = o.output.out;
+    if (!o.cache.empty()) j["cache"] = o.cache;
     j["timings_s"] = {{"tree_d", r.timings.tree_d}, {"labels", r.timings.labels},
                       {"tree_c", r.timings.tree_c}, {"tree_r", r.timings.tree_r},
                       {"proofs", r.timings.proofs}, {"validate", r.timings.validate},
@@ -222,6 +232,9 @@ void add_seal_commands(CLI::App& app, SealOptions& o) {
   seal->add_flag("--random", o.random, "Random data (every node's top two bits cleared)");
   seal->add_option("--ticket", o.ticket, "Ticket, 64 hex digits (default 01 x 32)");
   seal->add_option("--seed", o.seed, "Interactive seed, 64 hex digits, not zero (default 02 x 32)");
+  seal->add_option("--cache", o.cache,
+                   "Also keep the sealed sector in this directory (its replica and commitments), for `cuzk snap "
+                   "encode`");
   seal->callback([&o] { o.action = "seal"; });
 
   auto* synth = app.add_subcommand(

@@ -82,6 +82,7 @@ struct SealOutputOptions {
 struct SealOptions {
   std::string action;  // seal | synth-c1 (set by the parser)
   std::string sector_size, proof, data, prover_id;
+  std::string cache;  // seal: also write the sealed cache (filecoin/sector_cache.hpp) here
   std::string ticket = "0101010101010101010101010101010101010101010101010101010101010101";
   std::string seed = "0202020202020202020202020202020202020202020202020202020202020202";
   uint64_t rng_seed = 1, sector_id = 1, actor_id = 1000;
@@ -122,6 +123,26 @@ struct SynthPostOptions {
 // Registers `synth-post`; returns it.
 CLI::App* add_synth_post_command(CLI::App& app, SynthPostOptions& o);
 int run_synth_post(const SynthPostOptions& o);
+struct SnapOptions {
+  std::string action;  // encode | vanilla (set by the parser)
+  std::string cache, update, data, out;
+  bool random = false;
+  uint64_t rng_seed = 1;
+  bool json = false;
+};
+// Registers `snap` and its subcommands.
+void add_snap_commands(CLI::App& app, SnapOptions& o);
+int run_snap(const SnapOptions& o);
+
+struct SynthSnapOptions {
+  std::string sector_size, out;
+  uint64_t seed = 1, sector_id = 1, miner_id = 1000;
+  bool json = false;
+};
+// Registers `synth-snap`; returns it.
+CLI::App* add_synth_snap_command(CLI::App& app, SynthSnapOptions& o);
+int run_synth_snap(const SynthSnapOptions& o);
+
 struct DoctorOptions {
   std::string config;    // the daemon's cuzk.toml; empty: the defaults
   bool digests = false;  // hash the official parameter files (minutes)

@@ -43,6 +43,10 @@ int main(int argc, char** argv) {
   cuzk::cli::add_post_commands(app, post);
   cuzk::cli::SynthPostOptions synth_post;
   auto* sp = cuzk::cli::add_synth_post_command(app, synth_post);
+  cuzk::cli::SnapOptions snap;
+  cuzk::cli::add_snap_commands(app, snap);
+  cuzk::cli::SynthSnapOptions synth_snap;
+  auto* ss = cuzk::cli::add_synth_snap_command(app, synth_snap);
   cuzk::cli::DoctorOptions doctor;
   auto* dr = cuzk::cli::add_doctor_command(app, doctor);
 
@@ -70,6 +74,8 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_post(post);
     }
     if (*sp) return cuzk::cli::run_synth_post(synth_post);
+    if (!snap.action.empty()) return cuzk::cli::run_snap(snap);
+    if (*ss) return cuzk::cli::run_synth_snap(synth_snap);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);
       return cuzk::cli::run_pce(pce);

@@ -42,4 +42,22 @@ Bytes32 random_fr_bytes(Xoshiro256& rng) {
   return b;
 }
 
+std::optional<Bytes32> bytes32_from_hex(std::string_view hex) {
+  if (hex.starts_with("0x")) hex.remove_prefix(2);
+  if (hex.size() != 64) return std::nullopt;
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  Bytes32 out{};
+  for (size_t i = 0; i < 32; ++i) {
+    const int hi = digit(hex[2 * i]), lo = digit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out[i] = static_cast<uint8_t>(hi << 4 | lo);
+  }
+  return out;
+}
+
 }  // namespace cuzk::filecoin

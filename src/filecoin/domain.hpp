@@ -3,7 +3,9 @@
 // bytes of an Fr), a commitment, a ticket or a seed. serde writes each as an array of 32 integers.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "ff/bls12_381.hpp"
 #include "util/rng.hpp"
@@ -30,5 +32,7 @@ Bytes32 to_bytes(const Fr& x);
 Bytes32 random_fr_bytes(Xoshiro256& rng);
 // Lower-case hex of the bytes in order (for messages and tests).
 std::string to_hex(const Bytes32& b);
+// The bytes of exactly 64 hex digits (either case, an optional 0x); nullopt for anything else.
+std::optional<Bytes32> bytes32_from_hex(std::string_view hex);
 
 }  // namespace cuzk::filecoin

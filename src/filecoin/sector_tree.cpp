@@ -87,6 +87,12 @@ MerkleProof assemble(const TreeLayout& layout, const Bytes32& leaf, const Bytes3
 
 }  // namespace
 
+MerkleProof merkle_proof_of(const TreeLayout& layout, uint64_t i,
+                            const std::function<Bytes32(size_t level, uint64_t index)>& node) {
+  if (i >= layout.leaves()) throw std::out_of_range("leaf " + std::to_string(i) + " beyond the tree");
+  return assemble(layout, node(0, i), node(layout.arities.size(), 0), path_of(layout, i, node));
+}
+
 DenseTree::DenseTree(TreeLayout layout, std::vector<Bytes32> leaves) : layout_(std::move(layout)) {
   if (leaves.size() != layout_.leaves()) {
     throw std::invalid_argument("tree of " + std::to_string(layout_.leaves()) + " leaves given " +

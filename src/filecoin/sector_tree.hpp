@@ -37,6 +37,11 @@ TreeLayout tree_rc_layout(const PorepShape& s);
 // One node from its `arity` children.
 Bytes32 hash_children(TreeHasher hasher, std::span<const Bytes32> children);
 
+// The proof of leaf i of a tree given by its nodes: node(level, index), level 0 = the leaves, the
+// root at level arities.size().
+MerkleProof merkle_proof_of(const TreeLayout& layout, uint64_t i,
+                            const std::function<Bytes32(size_t level, uint64_t index)>& node);
+
 class DenseTree {
  public:
   // Builds all levels, each in parallel on the global thread pool; `leaves` must fill the layout.
@@ -44,6 +49,8 @@ class DenseTree {
 
   const Bytes32& root() const { return rows_.back().front(); }
   const Bytes32& leaf(uint64_t i) const { return rows_.front().at(i); }
+  // Node `index` of `level` (0 = the leaves).
+  const Bytes32& node(size_t level, uint64_t index) const { return rows_.at(level).at(index); }
   MerkleProof prove(uint64_t i) const;
 
  private:
