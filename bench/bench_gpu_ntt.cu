@@ -177,7 +177,8 @@ int main(int argc, char** argv) {
     } else if (a == "--matvec" && i + 1 < argc) {
       matvec_spec = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--min-log 20] [--max-log 27] [--reps 5] [--matvec <builtin spec>|none]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--min-log 20] [--max-log 27] [--reps 5] [--matvec <builtin spec>|none]\n",
+                   argv[0]);
       return 2;
     }
   }
