@@ -59,12 +59,6 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void write_text(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  f.write(std::as_bytes(std::span(text.data(), text.size())));
-  f.commit();
-}
-
 // A prover hands out no proof it has not verified. Thrown as a failure (exit 1), before any file is
 // written.
 void require_valid(const groth16::VerifyingKey& vk, const groth16::Proof& proof, std::span<const Fr> public_inputs,
@@ -180,9 +174,9 @@ int prove_zkey_cmd(const Groth16Options& o) {
   // snarkjs's key holds no C matrix to check the witness against: the proof itself is checked.
   require_valid(groth16::vk_from_zkey(zkey), proof, std::span(w).subspan(1, zkey.n_public),
                 "the witness does not satisfy the circuit (or the key is corrupt)");
-  write_text(o.proof, groth16::write_snarkjs_proof(proof));
+  write_file_atomically(o.proof, groth16::write_snarkjs_proof(proof));
   if (!o.public_json.empty()) {
-    write_text(o.public_json, groth16::write_snarkjs_public(std::span(w).subspan(1, zkey.n_public)));
+    write_file_atomically(o.public_json, groth16::write_snarkjs_public(std::span(w).subspan(1, zkey.n_public)));
   }
   if (o.verbose) {
     std::fprintf(stderr,
@@ -248,7 +242,7 @@ int prove_params_cmd(const Groth16Options& o) {
              : which + "satisfies every constraint, so the key does not belong to this circuit or is corrupt"));
   }
   if (json_out) {
-    write_text(o.proof, groth16::write_snarkjs_proof(proofs[0]));
+    write_file_atomically(o.proof, groth16::write_snarkjs_proof(proofs[0]));
   } else {
     const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
     AtomicFile f(o.proof);
@@ -263,7 +257,7 @@ int prove_params_cmd(const Groth16Options& o) {
       text += inputs.size() == 1 ? one : (i == 0 ? "[\n" : ",\n") + one;
     }
     if (inputs.size() > 1) text += "\n]";
-    write_text(o.public_json, text);
+    write_file_atomically(o.public_json, text);
   }
   if (o.verbose) {
     std::fprintf(
@@ -324,7 +318,7 @@ int run_export_vk(const Groth16Options& o) {
   } else {
     throw UsageError("export-vk needs --vk or --zkey");
   }
-  write_text(o.json_out, groth16::write_snarkjs_vk(vk));
+  write_file_atomically(o.json_out, groth16::write_snarkjs_vk(vk));
   return 0;
 }
 

@@ -86,9 +86,7 @@ int run_post_vanilla(const PostOptions& o) {
   f.partition_index = req.partition_index;
   for (const auto& p : proofs) f.vanilla_proofs.push_back(filecoin::to_bincode(p));
   const std::string text = filecoin::to_json(f);
-  AtomicFile out(o.out);
-  out.write(std::as_bytes(std::span<const char>(text.data(), text.size())));
-  out.commit();
+  write_file_atomically(o.out, text);
   if (o.json) {
     nlohmann::ordered_json j;
     j["registered_proof"] = std::string(req.proof->name);

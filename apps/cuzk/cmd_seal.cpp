@@ -74,9 +74,7 @@ const filecoin::RegisteredSealProof& pick_proof(const std::string& size, const s
 
 void write_output(const SealOutputOptions& o, const filecoin::SealCommitPhase1Output& c1, uint64_t sector_id) {
   const std::string text = o.wrapper ? filecoin::to_wrapper_json(c1, sector_id) : filecoin::to_json(c1);
-  AtomicFile f(o.out);
-  f.write(std::as_bytes(std::span<const char>(text.data(), text.size())));
-  f.commit();
+  write_file_atomically(o.out, text);
 }
 
 json summary(const filecoin::SealCommitPhase1Output& c1, const Bytes32& prover_id, uint64_t sector_id) {

@@ -142,9 +142,7 @@ int run_vanilla(const SnapOptions& o) {
   f.comm_r_new = m.comm_r_new;
   for (const auto& p : proofs) f.vanilla_proofs.push_back(filecoin::to_bincode(p));
   const std::string text = filecoin::to_json(f);
-  AtomicFile out(o.out);
-  out.write(std::as_bytes(std::span<const char>(text.data(), text.size())));
-  out.commit();
+  write_file_atomically(o.out, text);
   if (o.json) {
     nlohmann::ordered_json j;
     j["registered_update_proof"] = std::string(m.proof->name);

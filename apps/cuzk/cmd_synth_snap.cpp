@@ -50,9 +50,7 @@ int run(const SynthSnapOptions& o) {
     vanilla_bytes += f.vanilla_proofs.back().size();
   }
   const std::string text = filecoin::to_json(f);
-  AtomicFile out(o.out);
-  out.write(std::as_bytes(std::span<const char>(text.data(), text.size())));
-  out.commit();
+  write_file_atomically(o.out, text);
   const double write_s = since(t2);
   if (o.json) {
     nlohmann::ordered_json j;

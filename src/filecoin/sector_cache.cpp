@@ -19,12 +19,6 @@ constexpr const char* kSealedJson = "sealed-sector.json";
 constexpr const char* kSectorKey = "sector-key.dat";
 constexpr const char* kUpdateJson = "snap-update.json";
 
-void write_text(const std::string& path, const std::string& text) {
-  AtomicFile f(path);
-  f.write(std::as_bytes(std::span<const char>(text.data(), text.size())));
-  f.commit();
-}
-
 void make_dir(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -104,11 +98,11 @@ void write_sealed_cache(const std::string& dir, const SealedSectorCache& m, cons
   if (m.proof == nullptr) throw std::invalid_argument("sealed cache: no registered proof");
   make_dir(dir);
   write_node_file(dir + "/" + kSectorKey, sector_key);
-  write_text(dir + "/" + kSealedJson, "{\"registered_proof\": \"" + std::string(m.proof->name) +
-                                          "\", \"sector_id\": " + std::to_string(m.sector_id) + ", " +
-                                          hex_field("prover_id", m.prover_id) + ", " + hex_field("comm_d", m.comm_d) +
-                                          ", " + hex_field("comm_r", m.comm_r) + ", " + hex_field("comm_c", m.comm_c) +
-                                          ", " + hex_field("comm_r_last", m.comm_r_last) + "}\n");
+  write_file_atomically(dir + "/" + kSealedJson,
+                        "{\"registered_proof\": \"" + std::string(m.proof->name) + "\", \"sector_id\": " +
+                            std::to_string(m.sector_id) + ", " + hex_field("prover_id", m.prover_id) + ", " +
+                            hex_field("comm_d", m.comm_d) + ", " + hex_field("comm_r", m.comm_r) + ", " +
+                            hex_field("comm_c", m.comm_c) + ", " + hex_field("comm_r_last", m.comm_r_last) + "}\n");
 }
 
 SealedSectorCache read_sealed_cache(const std::string& dir) {
@@ -138,11 +132,12 @@ void write_snap_update(const std::string& dir, const SnapUpdateCache& m, const s
   make_dir(dir);
   write_node_file(dir + "/data.dat", data);
   write_node_file(dir + "/replica.dat", replica);
-  write_text(dir + "/" + kUpdateJson,
-             "{\"registered_update_proof\": \"" + std::string(m.proof->name) +
-                 "\", \"sector_id\": " + std::to_string(m.sector_id) + ", " + hex_field("prover_id", m.prover_id) +
-                 ", " + hex_field("comm_c", m.comm_c) + ", " + hex_field("comm_r_old", m.comm_r_old) + ", " +
-                 hex_field("comm_d_new", m.comm_d_new) + ", " + hex_field("comm_r_new", m.comm_r_new) + "}\n");
+  write_file_atomically(dir + "/" + kUpdateJson,
+                        "{\"registered_update_proof\": \"" + std::string(m.proof->name) +
+                            "\", \"sector_id\": " + std::to_string(m.sector_id) + ", " +
+                            hex_field("prover_id", m.prover_id) + ", " + hex_field("comm_c", m.comm_c) + ", " +
+                            hex_field("comm_r_old", m.comm_r_old) + ", " + hex_field("comm_d_new", m.comm_d_new) +
+                            ", " + hex_field("comm_r_new", m.comm_r_new) + "}\n");
 }
 
 SnapUpdateCache read_snap_update(const std::string& dir) {

@@ -213,20 +213,17 @@ struct GpuProver::Impl {
     // 64 MiB chunks: large enough for full-speed DMA and parallel copies, small enough that the
     // first DMA starts early.
     constexpr uint64_t kChunk = uint64_t{1} << 21;
-    uint64_t sent = 0;  // elements of z_host already queued for DMA
-    for (uint64_t lo = 0; lo < na || sent == 0; lo += kChunk) {
+    uint64_t sent = 0;  // elements of z_host already queued for DMA (the inputs go with the first chunk)
+    for (uint64_t lo = 0;; lo += kChunk) {
       const uint64_t hi = std::min(na, lo + kChunk);
-      if (hi > lo) {
-        pool.parallel_chunks(hi - lo, size_t{1} << 15, [&](size_t a, size_t b) {
-          std::copy(aux.begin() + static_cast<std::ptrdiff_t>(lo + a),
-                    aux.begin() + static_cast<std::ptrdiff_t>(lo + b), z_host.data() + ni + lo + a);
-        });
-      }
-      const uint64_t upto = ni + hi;
-      CUZK_CUDA_CHECK(cudaMemcpyAsync(z.data() + sent, z_host.data() + sent, (upto - sent) * sizeof(Fr),
+      pool.parallel_chunks(hi - lo, size_t{1} << 15, [&](size_t a, size_t b) {
+        std::copy(aux.begin() + static_cast<std::ptrdiff_t>(lo + a), aux.begin() + static_cast<std::ptrdiff_t>(lo + b),
+                  z_host.data() + ni + lo + a);
+      });
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(z.data() + sent, z_host.data() + sent, (ni + hi - sent) * sizeof(Fr),
                                       cudaMemcpyHostToDevice, *stream));
-      sent = upto;
-      if (hi >= na) break;
+      sent = ni + hi;
+      if (hi == na) break;
     }
     if (fail_next > 0) {
       --fail_next;

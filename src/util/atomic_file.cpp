@@ -104,4 +104,14 @@ void AtomicFile::commit() {
   if (rc != 0) fail("fsync of the directory failed", err);
 }
 
+void write_file_atomically(const std::string& path, std::span<const std::byte> data, unsigned mode) {
+  AtomicFile f(path, mode);
+  f.write(data);
+  f.commit();
+}
+
+void write_file_atomically(const std::string& path, std::string_view text, unsigned mode) {
+  write_file_atomically(path, std::as_bytes(std::span(text.data(), text.size())), mode);
+}
+
 }  // namespace cuzk

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace cuzk {
 
@@ -44,5 +45,9 @@ class AtomicFile {
   int fd_ = -1;
   bool committed_ = false;
 };
+
+// The whole file in one go: `data` (or `text`) written to `path` atomically, as above.
+void write_file_atomically(const std::string& path, std::span<const std::byte> data, unsigned mode = 0644);
+void write_file_atomically(const std::string& path, std::string_view text, unsigned mode = 0644);
 
 }  // namespace cuzk
