@@ -35,7 +35,13 @@ namespace {
 
 constexpr unsigned kMaxBlockLog = 11;  // 2048 elements = 64 KiB of shared memory per block
 constexpr unsigned kCoalesceLog = 3;   // 8 consecutive elements per row in the upper passes
-constexpr unsigned kThreads = 512;     // launch bound; the default block size is below
+// Launch bound: 256 threads and 3 blocks per SM. The kernel is latency-bound (Nsight Compute at
+// 2^27: 2 resident blocks of 256 threads = 25 % occupancy, issue slots 41-47 % busy), limited to 2
+// blocks both by registers (82 a thread) and by shared memory (64 KiB a block under the default
+// carveout); asking for 3 caps the registers at 80 and enable_large_smem asks for the largest
+// shared-memory carveout.
+constexpr unsigned kThreads = 256;
+constexpr unsigned kMinBlocks = 3;
 std::atomic<unsigned> g_pass_threads{256};
 constexpr unsigned kPowLoLog = 12;  // power tables: g^k = lo[k & 4095] * hi[k >> 12]
 
@@ -69,7 +75,7 @@ struct PassParams {
 };
 
 template <bool kDit>
-__global__ void __launch_bounds__(kThreads) ntt_pass_kernel(PassParams p) {
+__global__ void __launch_bounds__(kThreads, kMinBlocks) ntt_pass_kernel(PassParams p) {
   extern __shared__ uint32_t smem[];  // word-major: word j of element l at smem[j * E + l]
   const unsigned E = 1u << (p.k + p.c);
   const uint32_t cmask = (1u << p.c) - 1;
@@ -234,6 +240,8 @@ template <bool kDit>
 void enable_large_smem() {
   CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (1 << kMaxBlockLog) * 32));
+  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       cudaSharedmemCarveoutMaxShared));
 }
 
 using RawKey = std::array<uint64_t, 8>;
@@ -363,8 +371,8 @@ void check_batch(size_t batch) {
 }  // namespace
 
 void set_ntt_pass_threads(unsigned threads) {
-  if (threads != 128 && threads != 256 && threads != 512) {
-    throw std::invalid_argument("gpu::set_ntt_pass_threads: 128, 256 or 512, got " + std::to_string(threads));
+  if (threads != 128 && threads != kThreads) {
+    throw std::invalid_argument("gpu::set_ntt_pass_threads: 128 or 256, got " + std::to_string(threads));
   }
   g_pass_threads.store(threads);
 }

@@ -74,8 +74,9 @@ class GpuDomain {
   std::unique_ptr<detail::GpuDomainState> st_;
 };
 
-// Threads per block of the transform passes (128, 256 = default, or 512): a tuning knob for the
-// benchmark; results do not depend on it.
+// Threads per block of the transform passes (128, or 256 = default: the kernel's launch bound, so
+// that three blocks fit an SM's registers): a tuning knob for the benchmark; results do not depend
+// on it.
 void set_ntt_pass_threads(unsigned threads);
 
 // In-place bit-reversal permutation of `batch` vectors of 2^log_n elements (device memory).

@@ -43,7 +43,8 @@ class GpuPce {
   struct Matrix {
     DeviceBuffer<std::byte> row_ptr;  // u32 or u64 per row + 1
     DeviceBuffer<uint32_t> col;
-    DeviceBuffer<std::byte> coeff;  // u8 / u16 dictionary indices or full Fr values
+    DeviceBuffer<std::byte> coeff;     // u8 / u16 dictionary indices or full Fr values
+    DeviceBuffer<uint64_t> long_rows;  // rows with many non-zeros, summed a warp each
     bool row_ptr64 = false;
     uint64_t nnz = 0;
   };

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -212,12 +213,11 @@ TEST(GpuNtt, BlockSizeDoesNotChangeResults) {
   struct Restore {
     ~Restore() { gpu::set_ntt_pass_threads(256); }
   } restore;
-  for (unsigned threads : {128u, 512u}) {
-    gpu::set_ntt_pass_threads(threads);
-    check_all_variants(17, RootConvention::Zcash);
-    check_all_variants(9, RootConvention::Snarkjs);
-  }
+  gpu::set_ntt_pass_threads(128);
+  check_all_variants(17, RootConvention::Zcash);
+  check_all_variants(9, RootConvention::Snarkjs);
   EXPECT_THROW(gpu::set_ntt_pass_threads(100), std::invalid_argument);
+  EXPECT_THROW(gpu::set_ntt_pass_threads(512), std::invalid_argument);  // above the launch bound
 }
 
 TEST(GpuNtt, RoundTripsRestoreTheInput) {
@@ -362,7 +362,10 @@ TEST(GpuMatVec, BuiltinCircuitsMatchCpuAndGiveH) {
   }
 }
 
-r1cs::CompactR1cs random_r1cs(uint64_t seed, size_t inputs, size_t aux, size_t rows, size_t distinct) {
+// Rows of ~4 terms; with `long_rows`, every 37th row instead has one of the lengths around the GPU
+// MatVec's split between a thread per row and a warp per row (64 terms) and far beyond it.
+r1cs::CompactR1cs random_r1cs(uint64_t seed, size_t inputs, size_t aux, size_t rows, size_t distinct,
+                              bool long_rows = false) {
   Xoshiro256 rng(seed);
   r1cs::CompactR1cs r;
   r.num_inputs = inputs;
@@ -376,6 +379,16 @@ r1cs::CompactR1cs random_r1cs(uint64_t seed, size_t inputs, size_t aux, size_t r
   for (r1cs::CompactMatrix* m : {&r.a, &r.b, &r.c}) {
     for (size_t row = 0; row < rows; ++row) {
       uint32_t col = static_cast<uint32_t>(rng() % 3);
+      if (long_rows && row % 37 == 5) {
+        constexpr size_t kLengths[] = {63, 64, 65, 66, 100, 511, 1500};
+        const size_t len = kLengths[(row / 37) % std::size(kLengths)];
+        for (size_t k = 0; k < len && col < inputs + aux; ++k, col += 1 + static_cast<uint32_t>(rng() % 2)) {
+          m->col.push_back(col);
+          m->coeff.push_back(static_cast<uint32_t>(rng() % distinct));
+        }
+        m->row_ptr.push_back(m->col.size());
+        continue;
+      }
       while (col < inputs + aux && rng() % 5 != 0) {
         m->col.push_back(col);
         m->coeff.push_back(static_cast<uint32_t>(rng() % distinct));
@@ -408,6 +421,26 @@ TEST(GpuMatVec, RandomSparseEveryEncodingAndRowPointerWidth) {
                      "random " + std::to_string(distinct) + " " + pce::to_string(enc) + (wide ? " u64" : " u32"),
                      false);
       }
+    }
+  }
+}
+
+// Long rows go to a warp each (pce_matvec.cu); lengths on both sides of the split and far past it.
+TEST(GpuMatVec, LongRowsEqualCpu) {
+  CUZK_REQUIRE_GPU();
+  const r1cs::CompactR1cs r = random_r1cs(77, 4, 4000, 3000, 200, true);
+  Xoshiro256 rng(78);
+  std::vector<Fr> inputs(4), aux(4000);
+  inputs[0] = Fr::one();
+  for (size_t i = 1; i < inputs.size(); ++i) inputs[i] = Fr::random(rng);
+  for (auto& v : aux) v = Fr::random(rng);
+  for (auto enc : {pce::CoeffEncoding::Dict8, pce::CoeffEncoding::Dict16, pce::CoeffEncoding::Full}) {
+    for (bool wide : {false, true}) {
+      pce::BuildOptions o;
+      o.encoding = enc;
+      o.force_row_ptr64 = wide;
+      const pce::Pce p = pce::build_pce(r, o);
+      check_matvec(p, inputs, aux, std::string("long rows ") + pce::to_string(enc) + (wide ? " u64" : " u32"), false);
     }
   }
 }
