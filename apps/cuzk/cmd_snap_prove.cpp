@@ -8,9 +8,11 @@
 
 #include "backend/batch_prover.hpp"
 #include "cli_util.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "filecoin/snap_synthesis.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
+#include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "params_cli.hpp"
 #include "pce/build.hpp"
