@@ -68,7 +68,7 @@ stop_daemon
 keys="$tmp/data/params/snap_2KiB"
 run 0 "$tmp/cli-verify.log" "$cuzk" verify --snap "$tmp/snap.json" --vk "$keys.vk" --proof "$tmp/snap.proof"
 run 1 "$tmp/cli-verify-other.log" "$cuzk" verify --snap "$tmp/synth.json" --vk "$keys.vk" --proof "$tmp/snap.proof"
-head -c 384 /dev/zero >"$tmp/two.proof"
+cat "$tmp/snap.proof" "$tmp/snap.proof" >"$tmp/two.proof"
 run 2 "$tmp/cli-verify-count.log" "$cuzk" verify --snap "$tmp/snap.json" --vk "$keys.vk" --proof "$tmp/two.proof"
 expect_in "$tmp/cli-verify-count.log" "2 proofs; StackedDrg2KiBV1 has 1 partitions" "verify --snap: the proof count"
 run 1 "$tmp/cli-prove-bad.log" "$cuzk" prove --snap "$tmp/snap-bad.json" --params "$keys.params" \

@@ -57,8 +57,9 @@ TEST(EngineSnap, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
   EXPECT_TRUE(r.vanilla_proofs.empty());  // moved into the decoded request
   const std::vector<ff::Fr> want = d.value->vanilla->verifier_inputs(0);
   ASSERT_EQ(want.size(), 4u);
-  // k_and_h_select of partition 0 with h = hs[3] (index 3; 2 KiB has no partition bits): 2^3.
-  EXPECT_EQ(want[0], ff::Fr::from_u64(8));
+  // k_and_h_select of partition 0: 2 KiB has no partition bits, and hs = [1; 6] (constants.rs),
+  // so h_default = 1 sits first: 2^0.
+  EXPECT_EQ(want[0], ff::Fr::one());
   EXPECT_EQ(want[1], ff::Fr::from_bytes_le(std::span(reinterpret_cast<const uint8_t*>(comm_r_old.data()), 32)).value());
   const PartitionAssignment a = d.value->vanilla->assignment(0, ThreadPool::global());
   ASSERT_EQ(a.inputs.size(), want.size() + 1);
