@@ -8,7 +8,8 @@
 #   - a vanilla proof with one changed byte, and the valid proofs under another sector's
 #     comm_r_old: refused at submit (INVALID_ARGUMENT naming the partition and the field), no proof;
 #   - `cuzk verify --snap` with the daemon's keys: the daemon's proof valid, invalid against another
-#     request; `cuzk prove --snap` refuses the tampered file and writes nothing.
+#     request, a file of two proofs refused; `cuzk prove --snap` proves and verifies on its own, and
+#     refuses the tampered file, writing nothing.
 # Usage: snap_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
 cuzk=$1
@@ -71,6 +72,11 @@ run 1 "$tmp/cli-verify-other.log" "$cuzk" verify --snap "$tmp/synth.json" --vk "
 cat "$tmp/snap.proof" "$tmp/snap.proof" >"$tmp/two.proof"
 run 2 "$tmp/cli-verify-count.log" "$cuzk" verify --snap "$tmp/snap.json" --vk "$keys.vk" --proof "$tmp/two.proof"
 expect_in "$tmp/cli-verify-count.log" "2 proofs; StackedDrg2KiBV1 has 1 partitions" "verify --snap: the proof count"
+# A proof made without a daemon (the daemon's PCE and keys), verified.
+run 0 "$tmp/cli-prove.log" "$cuzk" prove --snap "$tmp/snap.json" --params "$keys.params" \
+  --pce "$tmp/data/pce/snap_2KiB.pce" --proof "$tmp/cli.proof" --json
+expect_in "$tmp/cli-prove.log" '"partitions": 1' "cuzk prove --snap: one partition"
+run 0 "$tmp/cli-verify2.log" "$cuzk" verify --snap "$tmp/snap.json" --vk "$keys.vk" --proof "$tmp/cli.proof"
 run 1 "$tmp/cli-prove-bad.log" "$cuzk" prove --snap "$tmp/snap-bad.json" --params "$keys.params" \
   --proof "$tmp/cli-bad.proof"
 expect_in "$tmp/cli-prove-bad.log" "(partition 0)" "cuzk prove --snap names the tampered partition"

@@ -68,11 +68,12 @@ int snap_prove(const Groth16Options& o) {
                              std::to_string(filecoin::SnapCircuitShape::num_inputs()));
   }
   const groth16::ProvingKey pk = read_params_with_progress(o.params, o.quiet || o.json);
+  // The witnesses are views: the assignments must outlive the proving.
+  std::vector<filecoin::SnapAssignment> assignments;
   std::vector<groth16::Witness> ws;
-  for (uint32_t k = 0; k < l.proofs.size(); ++k) {
-    filecoin::SnapAssignment a = filecoin::snap_assignment(l.ctx, l.proofs[k], k);
-    ws.push_back({std::move(a.inputs), std::move(a.aux)});
-  }
+  for (uint32_t k = 0; k < l.proofs.size(); ++k)
+    assignments.push_back(filecoin::snap_assignment(l.ctx, l.proofs[k], k));
+  for (const filecoin::SnapAssignment& a : assignments) ws.push_back({a.inputs, a.aux});
   const auto be = std::make_unique<backend::BatchProver>(pk, pce, cli_placement(o));
   SystemRng rng;
   std::vector<Fr> r, s;
