@@ -284,8 +284,8 @@ TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
     r.miner_id = 0;
   }
   r.vanilla_proof = {};
-  r.kind = ProofKind::SnapDealsUpdate;
-  expect_invalid(r, "not served");
+  r.kind = ProofKind::SnapDealsUpdate;  // served, from its vanilla proofs only (test_engine_snap)
+  expect_invalid(r, "SnapDeals computes its witness from vanilla_proofs");
   expect_invalid(builtin_request("nope", 1), "unknown circuit id \"nope\"");
   expect_invalid(builtin_request("", 1), "circuit_id is required");
   expect_invalid(builtin_request("chain:2^9", 0), "no partitions");
