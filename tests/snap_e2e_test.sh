@@ -9,7 +9,7 @@
 #     comm_r_old: refused at submit (INVALID_ARGUMENT naming the partition and the field), no proof;
 #   - `cuzk verify --snap` with the daemon's keys: the daemon's proof valid, invalid against another
 #     request, a file of two proofs refused; `cuzk prove --snap` proves and verifies on its own, and
-#     refuses the tampered file, writing nothing.
+#     refuses the tampered file, writing nothing; `cuzk pce extract --circuit snap:2KiB`.
 # Usage: snap_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
 cuzk=$1
@@ -81,6 +81,11 @@ run 1 "$tmp/cli-prove-bad.log" "$cuzk" prove --snap "$tmp/snap-bad.json" --param
   --proof "$tmp/cli-bad.proof"
 expect_in "$tmp/cli-prove-bad.log" "(partition 0)" "cuzk prove --snap names the tampered partition"
 [ -e "$tmp/cli-bad.proof" ] && { echo "FAIL: cuzk prove --snap wrote a proof for a tampered file"; fail=1; }
+# The PCE from `cuzk pce extract`: 1,705,039 constraints (storage-proofs-update tests/circuit.rs)
+# + 5 input rows, byte for byte the daemon's.
+run 0 "$tmp/extract.log" "$cuzk" pce extract --circuit snap:2KiB -o "$tmp/snap2k.pce" --json
+expect_in "$tmp/extract.log" '"constraints": *1705044' "pce extract --circuit snap:2KiB rows"
+cmp -s "$tmp/snap2k.pce" "$tmp/data/pce/snap_2KiB.pce" || { echo "FAIL: the extracted PCE is not the daemon's"; fail=1; }
 echo "total: $(($(date +%s) - t0)) s"
 if [ "$fail" -ne 0 ]; then
   echo "SnapDeals e2e test FAILED"
