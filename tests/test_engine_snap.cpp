@@ -8,6 +8,7 @@
 
 #include "engine/request_decoder.hpp"
 #include "filecoin/parameter_files.hpp"
+#include "filecoin/registered_update_proof.hpp"
 #include "filecoin/snap_synthetic.hpp"
 #include "test_helpers.hpp"
 
@@ -28,13 +29,14 @@ std::string bytes(std::span<const uint8_t> v) {
   return std::string(v.begin(), v.end());
 }
 
-// A valid 2 KiB request (one partition) from a synthetic set (snap_synthetic.hpp), and the same
-// sector's request with `seed` for another one.
-ProofRequest snap_request(uint64_t seed = 3) {
-  const filecoin::SnapSyntheticSet set = filecoin::synthetic_snap_vanilla(filecoin::SnapCircuitShape::of(2048), seed);
+// A valid request from a synthetic set (snap_synthetic.hpp): 2 KiB (one partition) by default;
+// another seed gives another sector.
+ProofRequest snap_request(uint64_t seed = 3, uint64_t sector_size = 2048) {
+  const filecoin::SnapSyntheticSet set =
+      filecoin::synthetic_snap_vanilla(filecoin::SnapCircuitShape::of(sector_size), seed);
   ProofRequest r;
   r.kind = ProofKind::SnapDealsUpdate;
-  r.registered_proof = 0;  // StackedDrg2KiBV1
+  r.registered_proof = filecoin::update_proof_of_size(sector_size).id;
   r.comm_r_old = bytes(set.context.comm_r_old);
   r.comm_d_new = bytes(set.context.comm_d_new);
   r.comm_r_new = bytes(set.context.comm_r_new);
@@ -65,6 +67,38 @@ TEST(EngineSnap, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
   ASSERT_EQ(a.inputs.size(), want.size() + 1);
   EXPECT_TRUE(a.inputs[0].is_one());
   EXPECT_TRUE(std::equal(want.begin(), want.end(), a.inputs.begin() + 1));
+}
+
+// 8 MiB has 4 partitions (~1.5 s to make the set): one payload each, in order, each checked
+// against its own index.
+TEST(EngineSnap, EveryPartitionIsAPayloadWithItsOwnInputs) {
+  test::TempDir dir;
+  const CircuitRegistry registry(config(dir.str(), true));
+  const DecodeContext ctx{registry, {}};
+  const ProofRequest good = snap_request(3, 8 << 20);
+  ProofRequest r = good;
+  auto d = decode_request(r, ctx);
+  ASSERT_TRUE(d.ok()) << d.error.message;
+  EXPECT_EQ(d.value->def.id, "snap:8MiB");
+  ASSERT_EQ(d.value->payloads.size(), 4u);
+  for (uint32_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(d.value->payloads[k].partition, k);
+    // k_and_h_select = k | 2^index(h) << partition_bits: hs = [7..12], h_default = hs[3] = 10
+    // (constants.rs), 2 partition bits: k + 32.
+    const std::vector<ff::Fr> in = d.value->vanilla->verifier_inputs(k);
+    ASSERT_EQ(in.size(), 4u);
+    EXPECT_EQ(in[0], ff::Fr::from_u64(k + 32)) << k;
+  }
+  r = good;
+  std::swap(r.vanilla_proofs[1], r.vanilla_proofs[2]);
+  d = decode_request(r, ctx);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error.message.find("vanilla_proofs[1] (partition 1)"), std::string::npos) << d.error.message;
+  r = good;
+  r.vanilla_proofs.pop_back();
+  d = decode_request(r, ctx);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error.message.find("3 partition proofs"), std::string::npos) << d.error.message;
 }
 
 TEST(EngineSnap, BadRequestsAreRefusedNamingTheField) {
