@@ -89,9 +89,7 @@ int snap_prove(const Groth16Options& o) {
     return 1;
   }
   const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
-  AtomicFile f(o.proof);
-  f.write(std::as_bytes(std::span(bytes)));
-  f.commit();
+  write_file_atomically(o.proof, std::as_bytes(std::span(bytes)));
   if (o.json) {
     nlohmann::ordered_json j;
     j["registered_proof"] = std::string(proof.name);
