@@ -32,7 +32,7 @@ expect_out "unknown key 'lisen'"
 
 # No parameter files: warnings only.
 expect_rc 0 "$cuzk" doctor --config "$tmp/cuzk.toml"
-expect_out "0 of 30 official files present"
+expect_out "0 of 40 official files present"
 expect_rc 0 "$cuzk" doctor --config "$tmp/cuzk.toml" --json
 python3 - "$tmp/out" <<'PY' || fail=1
 import json, sys
@@ -57,7 +57,7 @@ PY
 "$cuzk" setup --circuit chain:2^8 --params "$tmp/params/$stem.params" --vk "$tmp/params/$stem.vk" \
   --backend cpu >/dev/null 2>&1 || { echo "FAIL: setup"; fail=1; }
 expect_rc 0 "$cuzk" doctor --config "$tmp/cuzk.toml"
-expect_out "2 of 30 official files present; missing: window-post:2KiB (.params .vk)"
+expect_out "2 of 40 official files present; missing: window-post:2KiB (.params .vk)"
 expect_out "pass  kind    porep:2KiB: host: key"
 expect_rc 1 "$cuzk" doctor --config "$tmp/cuzk.toml" --digests
 expect_out "is not parameters.json's 434fb1338ecfaf0f59256f30dde4968f"

@@ -14,6 +14,7 @@
 #include "filecoin/parameter_files.hpp"
 #include "filecoin/registered_post_proof.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/registered_update_proof.hpp"
 #include "groth16/params_file.hpp"
 #include "test_helpers.hpp"
 
@@ -72,7 +73,7 @@ TEST(ParameterFiles, DigestIsB2sumPrefix) {
   EXPECT_THROW(cuzk::filecoin::parameter_file_digest((dir.path() / "none").string()), std::runtime_error);
 }
 
-// Every name we compute for a PoRep or PoSt circuit is an entry of parameters.json.
+// Every name we compute for a PoRep, PoSt or SnapDeals circuit is an entry of parameters.json.
 TEST(ParameterFiles, ComputedNamesAreInTheTable) {
   using namespace cuzk::filecoin;
   EXPECT_EQ(official_parameter_files().size(), 44u);
@@ -84,6 +85,18 @@ TEST(ParameterFiles, ComputedNamesAreInTheTable) {
   for (const auto& p : registered_post_proofs()) {
     for (const char* ext : {".params", ".vk"}) {
       EXPECT_NE(find_official_parameter_file(post_parameter_file_stem(p) + ext), nullptr) << p.name << ext;
+    }
+  }
+  // SnapDeals: the identifier's SHA-256 (filecoin-circuits.md 5.4), each size's own file.
+  EXPECT_EQ(update_parameter_file_stem(update_proof_of_size(2048)),
+            "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
+            "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194");
+  for (uint64_t id = 0; id <= 4; ++id) {
+    const RegisteredUpdateProof& p = registered_update_proof(id);
+    for (const char* ext : {".params", ".vk"}) {
+      const OfficialParameterFile* f = find_official_parameter_file(update_parameter_file_stem(p) + ext);
+      ASSERT_NE(f, nullptr) << p.name << ext;
+      EXPECT_EQ(f->sector_size, p.sector_size) << p.name;
     }
   }
   EXPECT_EQ(find_official_parameter_file("v28-no-such.params"), nullptr);
@@ -105,7 +118,7 @@ TEST(Preflight, ParamDirWrongContentFailsAndMissingAreListed) {
   EXPECT_EQ(vk->status, CheckStatus::Fail) << vk->message;
   const CheckResult* summary = find(out, "srs.param_dir");
   ASSERT_NE(summary, nullptr);
-  EXPECT_TRUE(contains(summary->message, "2 of 30 official files present")) << summary->message;
+  EXPECT_TRUE(contains(summary->message, "2 of 40 official files present")) << summary->message;
   EXPECT_TRUE(contains(summary->message, "porep:32GiB (.params .vk)")) << summary->message;
   EXPECT_FALSE(contains(summary->message, "porep:2KiB")) << summary->message;
 }

@@ -10,6 +10,7 @@
 #include "proof_checker.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "snap_request.hpp"
 #include "util/atomic_file.hpp"
 
 namespace cuzk::bench {
@@ -30,7 +31,7 @@ Result<v1::ProveRequest> build_request(const SingleOptions& o, const PorepC1* po
   s->set_request_id(request_id);
   if (post) {
     if (!o.wtns.empty() || !o.inputs.empty() || o.partitions) {
-      return make_error("--post takes no --wtns, --input or --partitions (the request file has them)");
+      return make_error("--post/--snap take no --wtns, --input or --partitions (the request file has them)");
     }
     const v1::Priority priority = s->priority();
     *s = post->fields;
@@ -86,6 +87,7 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
   if (porep) porep->miner_id = o.miner_id;
   std::optional<PostRequest> post;
   if (!load_post_option(o.post, !o.no_verify, post)) return 2;
+  if (!load_snap_option(o.snap, !o.no_verify, post)) return 2;
   const std::string circuit = porep ? porep->circuit_id : post ? post->circuit_id : o.circuit;
   std::string request_id;
   auto req = build_request(o, porep ? &*porep : nullptr, post ? &*post : nullptr, request_id);
@@ -96,7 +98,7 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
   const auto& submit = req->submit();
   const uint32_t partitions = porep ? porep->partitions
                               : post
-                                  ? 1
+                                  ? post->partitions
                                   : static_cast<uint32_t>(submit.witnesses_size() > 0 ? submit.witnesses_size()
                                                                                       : submit.partition_inputs_size());
 
@@ -168,8 +170,8 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
     if (!checker) {
       verify_error = checker.error();
     } else {
-      // PoRep, PoSt: the inputs derived here (from C1, from the vanilla proofs), not the ones the
-      // daemon reports.
+      // PoRep, PoSt, SnapDeals: the inputs derived here (from C1, from the vanilla proofs or the
+      // commitments), not the ones the daemon reports.
       const std::vector<std::string> inputs =
           porep  ? porep->public_inputs
           : post ? post->public_inputs

@@ -31,6 +31,7 @@ struct SingleOptions {
   std::string c1;         // PoRep C2: the C1 file (the circuit follows from it)
   uint64_t miner_id = 0;  // PoRep C2: sent with the wrapper's SectorNum; 0 = not sent
   std::string post;       // WindowPoSt / WinningPoSt: a PoSt request file (`cuzk post vanilla`)
+  std::string snap;       // SnapDeals: a SnapDeals request file (`cuzk snap vanilla`)
   std::optional<uint32_t> partitions;
   std::vector<std::string> inputs;  // hex, one per partition
   std::optional<uint64_t> seed;

@@ -76,6 +76,11 @@ int main(int argc, char** argv) {
                                "checked against inputs derived from its vanilla proofs")
                      ->check(CLI::ExistingFile);
   s_post->excludes(s_circuit)->excludes(s_c1);
+  auto* s_snap = s->add_option("--snap", single.snap,
+                               "SnapDeals: a SnapDeals request file (`cuzk snap vanilla`); the proofs (one per "
+                               "partition) are checked against inputs derived from its commitments")
+                     ->check(CLI::ExistingFile);
+  s_snap->excludes(s_circuit)->excludes(s_c1)->excludes(s_post);
   s->add_option("--miner-id", single.miner_id,
                 "PoRep C2: the miner actor id f0N to send (with a wrapped C1's SectorNum); the daemon refuses a C1 "
                 "whose replica_id is not that sector's")
@@ -188,9 +193,10 @@ int main(int argc, char** argv) {
         std::cerr << "cuzk-bench: --type porep needs --c1 FILE\n";
         return 2;
       }
-      const bool post = c1 == &single.c1 ? !single.post.empty() : !batch.post.empty();
+      const bool post = c1 == &single.c1 ? !single.post.empty() || !single.snap.empty() : !batch.post.empty();
       if (circuit->empty() && c1->empty() && !post) {
-        std::cerr << "cuzk-bench: " << name << " needs --circuit ID, --c1 FILE (PoRep) or --post FILE (PoSt)\n";
+        std::cerr << "cuzk-bench: " << name
+                  << " needs --circuit ID, --c1 FILE (PoRep), --post FILE (PoSt) or --snap FILE (single: SnapDeals)\n";
         return 2;
       }
     }

@@ -11,17 +11,13 @@
 
 namespace cuzk::bench {
 
-namespace {
-
-std::string packed(const std::vector<filecoin::Fr>& in) {
+std::string packed_inputs(const std::vector<ff::Fr>& in) {
   std::string out(in.size() * 32, '\0');
   for (size_t i = 0; i < in.size(); ++i) {
     in[i].to_bytes_le(std::span<uint8_t>(reinterpret_cast<uint8_t*>(out.data()) + 32 * i, 32));
   }
   return out;
 }
-
-}  // namespace
 
 Result<PostRequest> load_post_request(const std::string& path, bool derive_inputs) {
   auto text = read_file(path);
@@ -46,7 +42,7 @@ Result<PostRequest> load_post_request(const std::string& path, bool derive_input
       ctx.prover_id = filecoin::prover_id_from_actor_id(f.miner_id);
       ctx.partition_index = f.partition_index;
       const auto proofs = filecoin::parse_post_vanilla(ctx, f.vanilla_proofs);
-      out.public_inputs.push_back(packed(
+      out.public_inputs.push_back(packed_inputs(
           filecoin::post_public_inputs(rp, f.randomness, filecoin::post_public_sectors(proofs), f.partition_index)));
     }
   } catch (const std::exception& e) {

@@ -39,6 +39,7 @@
 #include "post_cli.hpp"
 #include "prover_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
+#include "snap_cli.hpp"
 #include "util/atomic_file.hpp"
 #include "util/log.hpp"
 #include "util/progress.hpp"
@@ -93,6 +94,8 @@ Circuit load_circuit(const Groth16Options& o) {
     c.pce = porep_pce(*shape, "porep:" + filecoin::sector_size_name(shape->nodes * 32), o.quiet);
   } else if (const filecoin::RegisteredPostProof* post = post_proof_of(o.circuit)) {
     c.pce = post_pce(*post, o.circuit, o.quiet);
+  } else if (const filecoin::RegisteredUpdateProof* update = update_proof_of(o.circuit)) {
+    c.pce = snap_pce(*update, o.quiet);
   } else if (!o.pce.empty()) {
     c.pce = must(pce::load_pce(o.pce));
   } else if (!o.r1cs.empty()) {
@@ -328,7 +331,8 @@ void add_circuit_options(CLI::App* app, Groth16Options& o) {
   app->add_option("--circuit", o.circuit,
                   "Built-in circuit:\n" + circuits::builtin_help() +
                       "  porep (with --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB) or porep:SIZE: the PoRep C2 partition "
-                      "circuit; window-post:SIZE or winning-post:SIZE: the PoSt partition circuit");
+                      "circuit; window-post:SIZE or winning-post:SIZE: the PoSt partition circuit; snap:SIZE: the "
+                      "SnapDeals partition circuit");
   app->add_option("--sector-size", o.sector_size, "With --circuit porep: the sector size");
 }
 
@@ -379,7 +383,12 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
                    "PoSt: prove the partition of this PoSt request file (`cuzk post vanilla`) with --params, "
                    "write the proof to --proof after verifying it")
       ->check(CLI::ExistingFile);
-  prove->add_flag("--json", o.json, "--porep/--post: a JSON summary on stdout");
+  prove
+      ->add_option("--snap", o.snap,
+                   "SnapDeals: prove every partition of this request file (`cuzk snap vanilla`) with --params, write "
+                   "192 bytes per partition to --proof after verifying them")
+      ->check(CLI::ExistingFile);
+  prove->add_flag("--json", o.json, "--porep/--post/--snap: a JSON summary on stdout");
   prove->add_flag("-q,--quiet", o.quiet, "No progress bar or summary");
   prove->callback([&o] { o.action = "prove"; });
 
@@ -396,7 +405,12 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   verify->add_option("--partition", o.partitions, "--porep: the partitions the proof holds (default: all)");
   verify->add_option("--post", o.post, "PoSt: the request file the proof was made from (inputs derived from it)")
       ->check(CLI::ExistingFile);
-  verify->add_flag("--json", o.json, "--porep/--post: {\"valid\": ...} on stdout");
+  verify
+      ->add_option("--snap", o.snap,
+                   "SnapDeals: the request file the proof was made from (--proof: one proof per partition; inputs "
+                   "derived from the file)")
+      ->check(CLI::ExistingFile);
+  verify->add_flag("--json", o.json, "--porep/--post/--snap: {\"valid\": ...} on stdout");
   verify->callback([&o] { o.action = "verify"; });
 
   auto* ex = app.add_subcommand("export-vk", "Write a verifying key as snarkjs verification_key.json");
@@ -410,15 +424,32 @@ int run_groth16(const Groth16Options& o) {
   try {
     if (o.action == "setup") return run_setup(o);
     if (o.action == "prove" && !o.post.empty()) {
-      if (o.params.empty() || o.porep || !o.zkey.empty() || !o.wtns.empty() || !o.r1cs.empty() || !o.circuit.empty())
+      if (o.params.empty() || o.porep || !o.snap.empty() || !o.zkey.empty() || !o.wtns.empty() || !o.r1cs.empty() ||
+          !o.circuit.empty())
         throw UsageError("prove --post takes --params, --pce and --proof only");
       return post_prove(o);
     }
     if (o.action == "verify" && !o.post.empty()) {
-      if (o.porep || !o.public_json.empty())
+      if (o.porep || !o.snap.empty() || !o.public_json.empty())
         throw UsageError("verify --post takes --vk and --proof (the inputs come from the request file)");
       try {
         return post_verify(o);
+      } catch (const std::exception& e) {  // unreadable or malformed inputs: exit 2, not "invalid"
+        std::cerr << "cuzk: error: " << e.what() << "\n";
+        return 2;
+      }
+    }
+    if (o.action == "prove" && !o.snap.empty()) {
+      if (o.params.empty() || o.porep || !o.post.empty() || !o.zkey.empty() || !o.wtns.empty() || !o.r1cs.empty() ||
+          !o.circuit.empty())
+        throw UsageError("prove --snap takes --params, --pce and --proof only");
+      return snap_prove(o);
+    }
+    if (o.action == "verify" && !o.snap.empty()) {
+      if (o.porep || !o.post.empty() || !o.public_json.empty())
+        throw UsageError("verify --snap takes --vk and --proof (the inputs come from the request file)");
+      try {
+        return snap_verify(o);
       } catch (const std::exception& e) {  // unreadable or malformed inputs: exit 2, not "invalid"
         std::cerr << "cuzk: error: " << e.what() << "\n";
         return 2;

@@ -13,6 +13,7 @@
 #include "circuits/builtin.hpp"
 #include "commands.hpp"
 #include "filecoin/post_synthesis.hpp"
+#include "filecoin/snap_synthesis.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
 #include "pce/matvec.hpp"
@@ -20,6 +21,7 @@
 #include "pce/synthetic.hpp"
 #include "post_cli.hpp"
 #include "r1cs/compact_r1cs.hpp"
+#include "snap_cli.hpp"
 #include "util/mapped_file.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
@@ -115,8 +117,17 @@ int run_extract(const PceOptions& o) {
   bo.encoding = parse_encoding(o.encoding);
   std::optional<circuits::BuiltinSpec> spec;
   const filecoin::RegisteredPostProof* post = o.r1cs.empty() ? post_proof_of(o.circuit) : nullptr;
-  if (post != nullptr) {
-    if (bo.circuit_id.empty()) bo.circuit_id = o.circuit;
+  const filecoin::RegisteredUpdateProof* update = nullptr;
+  if (o.r1cs.empty()) {
+    try {
+      update = update_proof_of(o.circuit);
+    } catch (const std::exception& e) {  // snap: of a size SnapDeals does not have
+      std::cerr << "cuzk: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (post != nullptr || update != nullptr) {
+    if (bo.circuit_id.empty()) bo.circuit_id = update ? filecoin::snap_circuit_id(*update) : o.circuit;
   } else if (o.r1cs.empty() && !o.circuit.empty()) {
     auto parsed = circuits::parse_builtin(o.circuit);
     if (!parsed) {
@@ -130,7 +141,7 @@ int run_extract(const PceOptions& o) {
     return 2;
   }
   const auto t0 = Clock::now();
-  double record_s = -1;  // PoSt: the recording alone (one sector replicated)
+  double record_s = -1;  // PoSt, SnapDeals: the recording alone (PoSt: one sector replicated)
   Result<pce::Pce> p = make_error("no source");
   {
     // No progress hook in recording or building: the bar shows the time they take.
@@ -140,6 +151,10 @@ int run_extract(const PceOptions& o) {
       p = pce::pce_from_circom_file(o.r1cs, bo);
     } else if (post != nullptr) {
       const r1cs::CompactR1cs r = filecoin::record_post_circuit_replicated(*post, ThreadPool::global());
+      record_s = seconds_since(t0);
+      p = pce::build_pce(r, bo);
+    } else if (update != nullptr) {
+      const r1cs::CompactR1cs r = filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(update->sector_size));
       record_s = seconds_since(t0);
       p = pce::build_pce(r, bo);
     } else if (spec) {
@@ -341,7 +356,8 @@ CLI::App* add_pce_command(CLI::App& app, PceOptions& o) {
                   ->check(CLI::Range(1e-9, 1.0));
   auto* cir = ex->add_option("--circuit", o.circuit,
                              "Built-in circuit, or window-post:SIZE / winning-post:SIZE (the PoSt partition "
-                             "circuit, one sector recorded and replicated):\n" +
+                             "circuit, one sector recorded and replicated), snap:SIZE (the SnapDeals partition "
+                             "circuit):\n" +
                                  circuits::builtin_help());
   src->excludes(syn);
   src->excludes(cir);

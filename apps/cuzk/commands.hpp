@@ -54,8 +54,9 @@ struct Groth16Options {
   bool porep = false;
   std::string c1, sector_size;
   std::vector<uint32_t> partitions;  // empty: all of the C1 output's partitions
-  bool json = false;                 // prove/verify --porep/--post: a JSON summary on stdout
+  bool json = false;                 // prove/verify --porep/--post/--snap: a JSON summary on stdout
   std::string post;                  // prove/verify --post: a PoSt request file (`cuzk post vanilla`)
+  std::string snap;                  // prove/verify --snap: a SnapDeals request file (`cuzk snap vanilla`)
 };
 void add_groth16_commands(CLI::App& app, Groth16Options& o);
 int run_groth16(const Groth16Options& o);

@@ -38,6 +38,10 @@ std::string CircuitRegistry::post_id(const filecoin::RegisteredPostProof& proof)
   return filecoin::post_circuit_id(proof);
 }
 
+std::string CircuitRegistry::snap_id(const filecoin::RegisteredUpdateProof& proof) {
+  return filecoin::snap_circuit_id(proof);
+}
+
 void CircuitRegistry::set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const {
   const std::string official = param_dir_ + "/" + official_stem;
   std::error_code ec;
@@ -72,29 +76,43 @@ CircuitDef CircuitRegistry::post_def(const filecoin::RegisteredPostProof& proof)
   return d;
 }
 
+CircuitDef CircuitRegistry::snap_def(const filecoin::RegisteredUpdateProof& proof) const {
+  CircuitDef d;
+  d.id = snap_id(proof);
+  d.source = CircuitSource::Snap;
+  d.update_proof = &proof;
+  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
+  set_filecoin_keys(d, filecoin::update_parameter_file_stem(proof));
+  return d;
+}
+
 std::optional<Result<CircuitDef>> CircuitRegistry::find_filecoin(const std::string& id) const {
   const size_t colon = id.find(':');
   const std::string prefix = colon == std::string::npos ? "" : id.substr(0, colon);
-  if (prefix != "porep" && prefix != "window-post" && prefix != "winning-post") return std::nullopt;
+  if (prefix != "porep" && prefix != "window-post" && prefix != "winning-post" && prefix != "snap") {
+    return std::nullopt;
+  }
   CircuitDef d;
-  const filecoin::RegisteredSealProof* seal = nullptr;
-  const filecoin::RegisteredPostProof* post = nullptr;
+  std::string official;
   try {
     const uint64_t size = filecoin::parse_sector_size(id.substr(colon + 1));
     if (prefix == "porep") {
-      seal = &filecoin::default_seal_proof(size);
       d = porep_def(size);
+      official = filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(size));
+    } else if (prefix == "snap") {
+      const filecoin::RegisteredUpdateProof& update = filecoin::update_proof_of_size(size);
+      d = snap_def(update);
+      official = filecoin::update_parameter_file_stem(update);
     } else {
       const auto type = prefix == "window-post" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
-      post = &filecoin::default_post_proof(type, size);
-      d = post_def(*post);
+      const filecoin::RegisteredPostProof& post = filecoin::default_post_proof(type, size);
+      d = post_def(post);
+      official = filecoin::post_parameter_file_stem(post);
     }
   } catch (const std::exception& e) {
     return make_error("circuit id " + short_quote(id) + ": " + e.what());
   }
   if (d.test_setup && !allow_test_keys_) {
-    const std::string official =
-        seal ? filecoin::porep_parameter_file_stem(*seal) : filecoin::post_parameter_file_stem(*post);
     return make_error("circuit '" + d.id + "': the official parameter file " + official +
                       ".params is not in the parameter directory " + param_dir_ +
                       " (srs.param_dir); put the official .params and .vk there, or set srs.allow_test_keys = "

@@ -12,11 +12,12 @@
 #include "circuits/builtin.hpp"
 #include "engine/config.hpp"
 #include "filecoin/registered_post_proof.hpp"
+#include "filecoin/registered_update_proof.hpp"
 #include "util/result.hpp"
 
 namespace cuzk::engine {
 
-enum class CircuitSource { Builtin, Pce, R1cs, Zkey, Porep, Post };
+enum class CircuitSource { Builtin, Pce, R1cs, Zkey, Porep, Post, Snap };
 
 struct CircuitDef {
   std::string id;
@@ -26,6 +27,7 @@ struct CircuitDef {
   // Post: the FallbackPoSt circuit of this proof's type and sector size (the V1 and V1_1 Window
   // proofs share it; only their challenges differ).
   const filecoin::RegisteredPostProof* post_proof = nullptr;
+  const filecoin::RegisteredUpdateProof* update_proof = nullptr;  // Snap: one partition's circuit
   std::string pce_path;     // Pce: the file; otherwise where the extracted Pce is cached
   std::string r1cs_path;    // R1cs
   std::string zkey_path;    // Zkey
@@ -35,15 +37,15 @@ struct CircuitDef {
 
   bool uses_zkey() const { return source == CircuitSource::Zkey; }
   // Witness data a request carries: .wtns files, (built-ins) partition inputs, (PoRep) a C1
-  // output or (PoSt) vanilla proofs.
+  // output or (PoSt, SnapDeals) vanilla proofs.
   bool takes_wtns() const { return source == CircuitSource::Pce || source == CircuitSource::R1cs || uses_zkey(); }
-  // Circuits whose code is built in (built-ins, PoRep, PoSt): their PCE can be extracted in the
-  // background while requests are served by full synthesis.
-  bool synthesizable() const {
-    return source == CircuitSource::Builtin || source == CircuitSource::Porep || source == CircuitSource::Post;
-  }
+  // Circuits whose code is built in (built-ins, PoRep, PoSt, SnapDeals): their PCE can be extracted
+  // in the background while requests are served by full synthesis.
+  bool synthesizable() const { return source == CircuitSource::Builtin || filecoin(); }
   // The Filecoin circuits, proved only through their own proof kinds (not GENERIC).
-  bool filecoin() const { return source == CircuitSource::Porep || source == CircuitSource::Post; }
+  bool filecoin() const {
+    return source == CircuitSource::Porep || source == CircuitSource::Post || source == CircuitSource::Snap;
+  }
 };
 
 // A file-system-safe stem for cached files of a circuit id ("chain:2^18" -> "chain_2^18").
@@ -59,6 +61,8 @@ class CircuitRegistry {
   static std::string porep_id(uint64_t sector_size);
   // The PoSt circuit id of a registered PoSt proof: "window-post:2KiB", "winning-post:32GiB".
   static std::string post_id(const filecoin::RegisteredPostProof& proof);
+  // The SnapDeals partition circuit id of a registered update proof: "snap:2KiB", "snap:32GiB".
+  static std::string snap_id(const filecoin::RegisteredUpdateProof& proof);
   // Configured ids (built-ins by name are not listed: there are too many).
   std::vector<std::string> ids() const;
   bool builtins_enabled() const { return builtins_; }
@@ -72,9 +76,11 @@ class CircuitRegistry {
   CircuitDef porep_def(uint64_t sector_size) const;
   // "window-post:<size>", "winning-post:<size>": the same rule, with the v28 PoSt file name.
   CircuitDef post_def(const filecoin::RegisteredPostProof& proof) const;
+  // "snap:<size>": the same rule, with the v28 empty-sector-update file name.
+  CircuitDef snap_def(const filecoin::RegisteredUpdateProof& proof) const;
   // Official keys when `official_stem`.params is in the parameter directory, else test-only ones.
   void set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const;
-  // A porep:/window-post:/winning-post: id, or nullopt when `id` has none of those prefixes.
+  // A porep:/window-post:/winning-post:/snap: id, or nullopt when `id` has none of those prefixes.
   std::optional<Result<CircuitDef>> find_filecoin(const std::string& id) const;
 
   std::map<std::string, CircuitDef> defs_;

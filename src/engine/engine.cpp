@@ -132,9 +132,9 @@ void Engine::start() {
       lookahead);
   if (registry_.test_keys_allowed()) {
     spdlog::warn(
-        "srs_test_keys_allowed: srs.allow_test_keys = true: PoRep and PoSt circuits without official parameter files "
-        "in {} "
-        "get TEST-ONLY keys from a public seed; their proofs are rejected by the chain. Never set it on a "
+        "srs_test_keys_allowed: srs.allow_test_keys = true: Filecoin circuits (PoRep, PoSt, SnapDeals) without "
+        "official parameter files in {} get TEST-ONLY keys from a public seed; their proofs are rejected by the chain. "
+        "Never set it on a "
         "production host.",
         config_.srs.param_dir);
   }

@@ -65,6 +65,9 @@ struct ProofRequest {
   std::vector<std::string> vanilla_proofs;  // PoSt: one bincode FallbackPoStSectorProof per sector
   std::string randomness;                   // PoSt: 32 bytes, a canonical field element
   uint32_t partition_index = 0;             // WindowPoSt: which partition of the proof
+  // SnapDeals: the raw 32-byte commitments (not CIDs); vanilla_proofs holds one bincode
+  // PartitionProof per partition, in order.
+  std::string comm_r_old, comm_r_new, comm_d_new;
 };
 
 struct Submitted {

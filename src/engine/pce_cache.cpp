@@ -10,6 +10,7 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/post_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/snap_synthesis.hpp"
 #include "pce/build.hpp"
 #include "pce/from_circom.hpp"
 #include "pce/pce_file.hpp"
@@ -18,6 +19,20 @@ namespace cuzk::engine {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// A SnapDeals partition's constraints, rounded up from the exact counts of docs/snap.md (asserted
+// by test_snap_circuit): what the extraction reserves without counting the circuit first.
+uint64_t snap_constraints(uint64_t sector_size) {
+  constexpr uint64_t kMiB = 1ull << 20, kGiB = 1ull << 30;
+  if (sector_size <= 32 * 1024) return 7'000'000;
+  if (sector_size <= 16 * kMiB) return 10'100'000;
+  if (sector_size <= 512 * kMiB) return 57'500'000;
+  return sector_size <= 32 * kGiB ? 81'100'000 : 85'100'000;
+}
+
+}  // namespace
 
 PceCache::PceCache(MemoryBudget& budget, PceCacheOptions options) : budget_(budget), options_(std::move(options)) {}
 
@@ -136,6 +151,15 @@ Result<PceHandle> PceCache::build_and_save(const CircuitDef& def, Operations::Ha
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
     built = pce::build_pce(filecoin::record_post_circuit_replicated(*def.post_proof, ThreadPool::global()), bo);
+  } else if (def.source == CircuitSource::Snap) {
+    // Mostly SHA-256 (sparse boolean rows) with Poseidon: RecordingCS and the Pce ~128 bytes per
+    // constraint, as the built-ins.
+    auto transient = budget_.acquire(snap_constraints(def.update_proof->sector_size) * 128);
+    if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
+    pce::BuildOptions bo;
+    bo.circuit_id = def.id;
+    built = pce::build_pce(filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(def.update_proof->sector_size)),
+                           bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;
     bo.circuit_id = def.id;

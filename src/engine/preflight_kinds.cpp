@@ -16,6 +16,7 @@
 #include "filecoin/parameter_files.hpp"
 #include "filecoin/registered_post_proof.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/registered_update_proof.hpp"
 #include "groth16/params_file.hpp"
 #include "pce/pce_file.hpp"
 
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct FilecoinCircuit {
-  std::string id;    // "porep:32GiB", "window-post:32GiB", "winning-post:32GiB"
+  std::string id;    // "porep:32GiB", "window-post:32GiB", "winning-post:32GiB", "snap:32GiB"
   std::string stem;  // the v28 file name without extension
 };
 
@@ -42,6 +43,8 @@ std::vector<FilecoinCircuit> filecoin_circuits() {
       const auto& proof = filecoin::default_post_proof(type, size);
       out.push_back({filecoin::post_circuit_id(proof), filecoin::post_parameter_file_stem(proof)});
     }
+    const auto& update = filecoin::update_proof_of_size(size);
+    out.push_back({filecoin::snap_circuit_id(update), filecoin::update_parameter_file_stem(update)});
   }
   return out;
 }

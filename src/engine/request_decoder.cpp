@@ -2,6 +2,7 @@
 
 #include "engine/porep_request.hpp"
 #include "engine/post_request.hpp"
+#include "engine/snap_request.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "util/checksum.hpp"
 #include "util/quote.hpp"
@@ -80,6 +81,10 @@ O decode_generic(ProofRequest& req, const DecodeContext& ctx) {
     return invalid("circuit '" + def->id +
                    "' is a PoSt circuit: send WINDOW_POST_PARTITION or WINNING_POST with the vanilla_proofs");
   }
+  if (def->source == CircuitSource::Snap) {
+    return invalid("circuit '" + def->id +
+                   "' is the SnapDeals circuit: send SNAP_DEALS_UPDATE with the commitments and vanilla_proofs");
+  }
   DecodedRequest out;
   out.def = *def;
   return def->takes_wtns() ? decode_wtns(req, ctx, std::move(out)) : decode_builtin(req, std::move(out));
@@ -120,9 +125,7 @@ Outcome<DecodedRequest> decode_request(ProofRequest& req, const DecodeContext& c
     case ProofKind::WinningPost:
       return decode_post(req, ctx);
     case ProofKind::SnapDealsUpdate:
-      return invalid(std::string("proof kind ") + kind_name(req.kind) +
-                     " is not served by this daemon yet (its circuit is not built in); use GENERIC with a "
-                     "circuit_id");
+      return decode_snap(req, ctx);
   }
   return invalid("unknown proof_kind " + std::to_string(static_cast<int>(req.kind)));
 }

@@ -14,9 +14,10 @@ namespace {
 
 // Data, not code: the v28 entries of parameters.json in filecoin-project/rust-fil-proofs, last
 // changed by commit de000dd3 (2022-02-02, "Update SnapDeal production params") and unchanged
-// through fil-proofs-param v14.1.0 (commit 87348a74, 2026-06-04). PoRep and PoSt files are named
-// by filecoin/registered_proof.hpp and registered_post_proof.hpp (a test checks every computed
-// name is here); the empty-sector-update entries are SnapDeals' (not served yet).
+// through fil-proofs-param v14.1.0 (commit 87348a74, 2026-06-04). PoRep, PoSt and SnapDeals files
+// are named by filecoin/registered_proof.hpp, registered_post_proof.hpp and
+// registered_update_proof.hpp (a test checks every computed name is here); the
+// empty-sector-update-poseidon entries are the Poseidon tree-D variant, which nothing serves.
 constexpr OfficialParameterFile kFiles[] = {
     {"v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
      "61fa69f38b9cc771ba27b670124714b4ea77fbeae05e377fb859c4a43b73a30c.params",

@@ -45,4 +45,20 @@ const RegisteredUpdateProof& update_proof_of_size(uint64_t sector_size) {
                               " (known: " + known() + ")");
 }
 
+std::string update_parameter_identifier(const RegisteredUpdateProof& proof) {
+  return "empty_sector_update::PublicParams{ sector_nodes: " + std::to_string(proof.sector_size / 32) + " }";
+}
+
+std::string update_parameter_file_stem(const RegisteredUpdateProof& proof) {
+  // Tree R (the only tree the prefix names) has the sealed sector's shape.
+  const PorepShape& s = default_seal_proof(proof.sector_size).shape;
+  return "v28-empty-sector-update-merkletree-poseidon_hasher-" + std::to_string(s.base_arity) + "-" +
+         std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity) + "-" +
+         parameter_identifier_digest(update_parameter_identifier(proof));
+}
+
+std::string snap_circuit_id(const RegisteredUpdateProof& proof) {
+  return "snap:" + sector_size_name(proof.sector_size);
+}
+
 }  // namespace cuzk::filecoin

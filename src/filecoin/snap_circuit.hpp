@@ -20,8 +20,7 @@
 //
 // Public inputs (ONE excluded): k_and_h_select (h_select), comm_r_old, comm_d_new, comm_r_new.
 // The circuit itself is defined in snap_circuit_impl.hpp and instantiated once per constraint
-// system in snap_circuit_instances.cpp (~13 CPU-s of compile each); users only link it. ProvingCS
-// (full synthesis while no PCE exists) is left out until the daemon serves SnapDeals.
+// system in snap_circuit_instances.cpp (~13 CPU-s of compile each); users only link it.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -33,6 +32,7 @@
 #include "filecoin/domain.hpp"
 #include "gadgets/merkle_tree.hpp"
 #include "r1cs/counting_cs.hpp"
+#include "r1cs/proving_cs.hpp"
 #include "r1cs/recording_cs.hpp"
 #include "r1cs/test_cs.hpp"
 #include "r1cs/witness_cs.hpp"
@@ -127,6 +127,7 @@ void snap_circuit(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitn
 extern template void snap_circuit(r1cs::CountingCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
 extern template void snap_circuit(r1cs::RecordingCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
 extern template void snap_circuit(r1cs::WitnessCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
+extern template void snap_circuit(r1cs::ProvingCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
 extern template void snap_circuit(r1cs::TestCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
 
 }  // namespace cuzk::filecoin

@@ -148,6 +148,9 @@ engine::ProofRequest to_engine_request(v1::SubmitProofRequest& in) {
   out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
   out.randomness = std::move(*in.mutable_randomness());
   out.partition_index = in.partition_index();
+  out.comm_r_old = std::move(*in.mutable_comm_r_old());
+  out.comm_r_new = std::move(*in.mutable_comm_r_new());
+  out.comm_d_new = std::move(*in.mutable_comm_d_new());
   const auto move_all = [](auto* repeated, std::vector<std::string>& dst) {
     dst.reserve(static_cast<size_t>(repeated->size()));
     for (auto& item : *repeated) dst.push_back(std::move(item));

@@ -1,0 +1,31 @@
+#pragma once
+// The SnapDeals partition circuit as the prover consumes it (as post_synthesis.hpp does for PoSt):
+// the blank circuit recorded (for the PCE and the test-only setup), and per partition of a
+// validated request its witness (WitnessCS) or its full synthesis (ProvingCS, while no PCE exists).
+#include <cstdint>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+#include "filecoin/snap_circuit.hpp"
+#include "filecoin/snap_validate.hpp"
+#include "filecoin/snap_vanilla.hpp"
+#include "r1cs/compact_r1cs.hpp"
+#include "r1cs/proving_cs.hpp"
+
+namespace cuzk::filecoin {
+
+// The blank circuit of a shape under RecordingCS, finalized (input constraints appended). Every
+// partition of every request of one sector size has this circuit.
+r1cs::CompactR1cs record_snap_circuit(const SnapCircuitShape& shape);
+
+// Partition k's values (inputs with ONE first, aux) from its proof, which validate_snap_vanilla
+// accepted with `ctx`.
+struct SnapAssignment {
+  std::vector<ff::Fr> inputs, aux;
+};
+SnapAssignment snap_assignment(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k);
+
+// Full synthesis of partition k (values, a, b, c and the densities, finalized).
+r1cs::ProvingCS synthesize_snap(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k);
+
+}  // namespace cuzk::filecoin
