@@ -13,6 +13,11 @@ namespace cuzk::cli {
 
 using Clock = std::chrono::steady_clock;
 
+// Usage problems (exit 2) and failures (exit 1) are told apart by type.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 inline double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }

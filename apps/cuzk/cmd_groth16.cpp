@@ -55,11 +55,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Usage problems (exit 2) and failures (exit 1) are told apart by type.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // A prover hands out no proof it has not verified. Thrown as a failure (exit 1), before any file is
 // written.
 void require_valid(const groth16::VerifyingKey& vk, const groth16::Proof& proof, std::span<const Fr> public_inputs,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "circuits/builtin.hpp"
+#include "cli_util.hpp"
 #include "commands.hpp"
 #include "filecoin/post_synthesis.hpp"
 #include "filecoin/snap_synthesis.hpp"
@@ -32,12 +33,7 @@ namespace cuzk::cli {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 using pce::Fr;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 std::optional<pce::CoeffEncoding> parse_encoding(const std::string& s) {
   if (s == "auto") return std::nullopt;
@@ -151,7 +147,7 @@ int run_extract(const PceOptions& o) {
       p = pce::pce_from_circom_file(o.r1cs, bo);
     } else if (post != nullptr) {
       const r1cs::CompactR1cs r = filecoin::record_post_circuit_replicated(*post, ThreadPool::global());
-      record_s = seconds_since(t0);
+      record_s = since(t0);
       p = pce::build_pce(r, bo);
     } else if (update != nullptr) {
       const r1cs::CompactR1cs r = filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(update->sector_size));
@@ -168,7 +164,7 @@ int run_extract(const PceOptions& o) {
     std::cerr << "cuzk: error: " << p.error() << "\n";
     return 1;
   }
-  const double build_s = seconds_since(t0);
+  const double build_s = since(t0);
   const auto t1 = Clock::now();
   Progress bar("saving " + o.output, 1, !o.json && !o.quiet);
   auto h = pce::save_pce(*p, o.output, bar.callback());
@@ -177,7 +173,7 @@ int run_extract(const PceOptions& o) {
     std::cerr << "cuzk: error: " << h.error() << "\n";
     return 1;
   }
-  const double save_s = seconds_since(t1);
+  const double save_s = since(t1);
   json j = info_json(
       *h, p->encoding() == pce::CoeffEncoding::Full ? distinct_coefficients(h->info, o.output) : p->info().dict_size);
   j["path"] = o.output;
@@ -213,7 +209,7 @@ int run_verify(const PceOptions& o) {
   lo.mode = o.mode == "read" ? pce::LoadOptions::Mode::Read : pce::LoadOptions::Mode::Mmap;
   const auto t0 = Clock::now();
   auto p = pce::load_pce(o.file, lo);
-  const double s = seconds_since(t0);
+  const double s = since(t0);
   if (o.json) {
     json j;
     j["file"] = o.file;
@@ -241,7 +237,7 @@ double plain_read_seconds(const std::string& path, uint64_t bytes) {
     const uint64_t off = i * kChunk, len = std::min(kChunk, bytes - off);
     pread_full(fd.get(), buf.bytes().subspan(off, len), off, path);
   });
-  return seconds_since(t0);
+  return since(t0);
 }
 
 template <class F>
@@ -250,7 +246,7 @@ double best_of(unsigned reps, F&& f) {
   for (unsigned i = 0; i < reps; ++i) {
     const auto t0 = Clock::now();
     f();
-    best = std::min(best, seconds_since(t0));
+    best = std::min(best, since(t0));
   }
   return best;
 }

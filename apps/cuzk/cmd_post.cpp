@@ -56,10 +56,6 @@ filecoin::Bytes32 parse_hex32_option(const std::string& option, const std::strin
 
 namespace {
 
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
 int run_post_vanilla(const PostOptions& o) {
   const auto t0 = Clock::now();
   filecoin::PostVanillaRequest req;

@@ -32,11 +32,6 @@ namespace {
 using json = nlohmann::ordered_json;
 using filecoin::Bytes32;
 
-// Input errors (exit code 2).
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
 Bytes32 parse_hex32(const std::string& what, const std::string& hex) {
   const std::string h = hex.starts_with("0x") ? hex.substr(2) : hex;
   if (h.size() != 64) throw UsageError(what + ": expected 64 hex digits (32 bytes), got " + std::to_string(h.size()));

@@ -27,10 +27,6 @@ namespace {
 
 using filecoin::Bytes32;
 
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
 // The sealed cache and its sector key, checked against each other: the key's tree R root must be
 // the cache's comm_r_last.
 struct Sealed {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backend/batch_prover.hpp"
+#include "cli_util.hpp"
 #ifdef CUZK_HAVE_CUDA
 #include "speed_gpu.hpp"
 #endif
@@ -37,15 +38,10 @@ namespace cuzk::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using ec::G1;
 using ec::G2;
 using ff::Fq;
 using ff::Fr;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Runs fn until at least min_s has passed (at least min_reps, at most max_reps times) and returns
 // the median seconds per call.
@@ -55,7 +51,7 @@ double median_seconds(const std::function<void()>& fn, double min_s, int min_rep
   while (static_cast<int>(t.size()) < max_reps && (static_cast<int>(t.size()) < min_reps || total < min_s)) {
     auto t0 = Clock::now();
     fn();
-    t.push_back(seconds_since(t0));
+    t.push_back(since(t0));
     total += t.back();
   }
   std::sort(t.begin(), t.end());
@@ -230,7 +226,7 @@ class GpuProveRows {
       Times t;
       const auto t0 = Clock::now();
       sink(be->prove_many({&w, 1}, {&r, 1}, {&s, 1}, &t.stages).at(0).a.x);
-      const double sec = seconds_since(t0);
+      const double sec = since(t0);
       spent += sec;
       t.total_ms = sec * 1e3;
       runs.push_back(t);

@@ -24,10 +24,6 @@
 namespace cuzk::cli {
 namespace {
 
-struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
 // The request the options describe; the file's miner_id goes to `miner_id`.
 filecoin::PostVanillaRequest request_of(const SynthPostOptions& o, uint64_t& miner_id) {
   filecoin::PostVanillaRequest req;
