@@ -151,7 +151,7 @@ int run_extract(const PceOptions& o) {
       p = pce::build_pce(r, bo);
     } else if (update != nullptr) {
       const r1cs::CompactR1cs r = filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(update->sector_size));
-      record_s = seconds_since(t0);
+      record_s = since(t0);
       p = pce::build_pce(r, bo);
     } else if (spec) {
       p = pce::build_pce(circuits::record_builtin(*spec), bo);
