@@ -359,7 +359,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   std::vector<PostRequest> posts;
   for (const std::string& path : o.post) {
     std::optional<PostRequest> p;
-    if (!load_post_option(path, !o.no_verify, p)) return 2;
+    if (!load_request_option(load_post_request, path, !o.no_verify, p)) return 2;
     if (!posts.empty() && p->circuit_id != posts.front().circuit_id) {
       std::cerr << "cuzk-bench: --post " << path << " is a " << p->circuit_id << " request, " << o.post.front() << " a "
                 << posts.front().circuit_id << " one; a batch proves one circuit\n";

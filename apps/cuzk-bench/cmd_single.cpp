@@ -86,8 +86,8 @@ int run_single(Client& client, const GlobalOptions& g, const SingleOptions& o, n
   if (!load_porep_option(o.c1, porep)) return 2;
   if (porep) porep->miner_id = o.miner_id;
   std::optional<PostRequest> post;
-  if (!load_post_option(o.post, !o.no_verify, post)) return 2;
-  if (!load_snap_option(o.snap, !o.no_verify, post)) return 2;
+  if (!load_request_option(load_post_request, o.post, !o.no_verify, post)) return 2;
+  if (!load_request_option(load_snap_request, o.snap, !o.no_verify, post)) return 2;
   const std::string circuit = porep ? porep->circuit_id : post ? post->circuit_id : o.circuit;
   std::string request_id;
   auto req = build_request(o, porep ? &*porep : nullptr, post ? &*post : nullptr, request_id);

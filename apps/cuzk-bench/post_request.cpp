@@ -51,9 +51,10 @@ Result<PostRequest> load_post_request(const std::string& path, bool derive_input
   return out;
 }
 
-bool load_post_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out) {
+bool load_request_option(Result<PostRequest> (*load)(const std::string&, bool), const std::string& path,
+                         bool derive_inputs, std::optional<PostRequest>& out) {
   if (path.empty()) return true;
-  auto loaded = load_post_request(path, derive_inputs);
+  auto loaded = load(path, derive_inputs);
   if (!loaded) {
     std::cerr << "cuzk-bench: " << loaded.error() << "\n";
     return false;

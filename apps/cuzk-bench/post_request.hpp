@@ -25,10 +25,12 @@ struct PostRequest {
 
 // Errors name the file and the field (and, with derive_inputs, the proof and its sector).
 Result<PostRequest> load_post_request(const std::string& path, bool derive_inputs);
-// --post of single: nothing when `path` is empty, the loaded request otherwise; false (after
-// printing the error on stderr) when it cannot be loaded. Without --no-verify the proofs are
-// checked here (to derive the inputs); with it they are sent as they are, for the daemon to judge.
-bool load_post_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out);
+// A request-file option (--post, --snap) read with `load` (load_post_request, load_snap_request):
+// nothing when `path` is empty, the loaded request otherwise; false (after printing the error on
+// stderr) when it cannot be loaded. Without --no-verify the proofs are checked here (to derive the
+// inputs); with it they are sent as they are, for the daemon to judge.
+bool load_request_option(Result<PostRequest> (*load)(const std::string&, bool), const std::string& path,
+                         bool derive_inputs, std::optional<PostRequest>& out);
 // Public inputs as the daemon reports them: 32-byte little-endian values concatenated.
 std::string packed_inputs(const std::vector<ff::Fr>& in);
 

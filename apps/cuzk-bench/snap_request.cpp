@@ -1,6 +1,5 @@
 #include "snap_request.hpp"
 
-#include <iostream>
 #include <span>
 
 #include "filecoin/snap_request_file.hpp"
@@ -39,17 +38,6 @@ Result<PostRequest> load_snap_request(const std::string& path, bool derive_input
     return make_error(path + ": " + e.what());
   }
   return out;
-}
-
-bool load_snap_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out) {
-  if (path.empty()) return true;
-  auto loaded = load_snap_request(path, derive_inputs);
-  if (!loaded) {
-    std::cerr << "cuzk-bench: " << loaded.error() << "\n";
-    return false;
-  }
-  out = std::move(loaded).value();
-  return true;
 }
 
 }  // namespace cuzk::bench

@@ -13,7 +13,5 @@ namespace cuzk::bench {
 
 // Errors name the file and the field (and, with derive_inputs, the partition).
 Result<PostRequest> load_snap_request(const std::string& path, bool derive_inputs);
-// --snap of single, as load_post_option.
-bool load_snap_option(const std::string& path, bool derive_inputs, std::optional<PostRequest>& out);
 
 }  // namespace cuzk::bench
