@@ -32,11 +32,36 @@ if(CUZK_X86_ADX)
 endif()
 message(STATUS "cuzk: x86-64 ADX field arithmetic: ${CUZK_X86_ADX}")
 
+# Sanitizers. Every binary links the ASan+UBSan runtimes (so every allocation has redzones and a
+# quarantine, and leaks are reported); which code is instrumented is CUZK_SANITIZE_SCOPE:
+#  - boundary (default): the code that handles what comes from outside or is shared between threads
+#    (files and their parsers, the C1/vanilla/request decoders, the engine, the gRPC service, the
+#    apps), each library marking its hot arithmetic and circuit files uninstrumented
+#    (cuzk_unsanitized in src/CMakeLists.txt): what the sanitizer tests exercise, without paying
+#    for instrumented maths under them (CI's sanitizer build, docs/ci.md).
+#  - all: every target, as a deeper local pass.
+set(CUZK_SANITIZE_SCOPE boundary CACHE STRING "What CUZK_SANITIZE instruments: boundary or all")
+set_property(CACHE CUZK_SANITIZE_SCOPE PROPERTY STRINGS boundary all)
+add_library(cuzk_sanitize INTERFACE)
 if(CUZK_SANITIZE)
-  target_compile_options(cuzk_flags INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all
-                                              -fno-omit-frame-pointer)
+  if(NOT CUZK_SANITIZE_SCOPE MATCHES "^(boundary|all)$")
+    message(FATAL_ERROR "CUZK_SANITIZE_SCOPE must be boundary or all, not '${CUZK_SANITIZE_SCOPE}'")
+  endif()
+  target_compile_options(cuzk_sanitize INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined
+                                                 -fno-sanitize-recover=all -fno-omit-frame-pointer -gline-tables-only>)
   target_link_options(cuzk_flags INTERFACE -fsanitize=address,undefined)
+  target_compile_definitions(cuzk_flags INTERFACE CUZK_SANITIZE_BUILD=1)
+  if(CUZK_SANITIZE_SCOPE STREQUAL "all")
+    target_link_libraries(cuzk_flags INTERFACE cuzk_sanitize)
+  endif()
 endif()
+# cuzk_unsanitized(files...): in a boundary-scope sanitizer build, compile these files (hot
+# arithmetic, circuits, native hashing) uninstrumented; relative to the calling directory.
+function(cuzk_unsanitized)
+  if(CUZK_SANITIZE AND CUZK_SANITIZE_SCOPE STREQUAL "boundary")
+    set_source_files_properties(${ARGN} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES COMPILE_OPTIONS -fno-sanitize=all)
+  endif()
+endfunction()
 
 # libFuzzer (fuzz/): checked here; the instrumentation is added in the top-level CMakeLists.txt.
 if(CUZK_FUZZ AND (NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CUZK_SANITIZE))

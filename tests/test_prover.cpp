@@ -182,8 +182,12 @@ TEST(Prover, ProveManyEqualsIndividual) {
 TEST(Prover, SizeMismatchesRejected) {
   const Fixture f = make([](auto& cs) { filecoin_like(cs, 12, 1, 1); }, 12);
   const Fixture g = make([](auto& cs) { cubic(cs, Fr::from_u64(2)); }, 13);
-  const auto [r, s] = fixed_rs(12);
-  auto prove_with = [&](const ProvingKey& pk) { return prove(pk, f.c.pce, f.c.inputs(), f.c.aux(), r, s); };
+  const auto rs12 = fixed_rs(12);
+  // clang 14 cannot capture structured bindings: the lambda takes the pair.
+  auto prove_with = [&](const ProvingKey& pk) {
+    return prove(pk, f.c.pce, f.c.inputs(), f.c.aux(), rs12.first, rs12.second);
+  };
+  const auto& [r, s] = rs12;
   EXPECT_NO_THROW(validate_key(f.pk, f.c.pce));
   EXPECT_THROW(validate_key(g.pk, f.c.pce), std::invalid_argument);
   EXPECT_THROW(prove_with(g.pk), std::invalid_argument);
