@@ -7,6 +7,10 @@
 #   SIZE=32GiB WINNING=5 (WinningPoSt proofs) WINDOW=2 (WindowPoSt partitions; 0 skips Window)
 #   BUSY=1: then the WinningPoSt proofs again while a 32 GiB PoRep batch (4 proofs, 2 in flight)
 #   keeps the GPU busy (its keys made first: ~2 minutes); the batch's summary is printed too.
+#   TEST_KEYS=memory (srs.test_keys): the keys are held in memory only, never written, because
+#   the 32 GiB WindowPoSt key's .params file does not fit the 64 GiB disk ("cannot allocate
+#   space") while the 128 GiB of RAM hold it; status.json lists them with storage "memory".
+#   With BUSY=1 the PoRep key joins them: TEST_KEYS=auto writes what fits on the disk instead.
 set -u
 B=${CUZK_DEVBUILD:-.devbuild}
 OUT=${OUT:-/tmp/cuzk-out}
@@ -15,12 +19,13 @@ SIZE=${SIZE:-32GiB}
 WINNING=${WINNING:-5}
 WINDOW=${WINDOW:-2}
 BUSY=${BUSY:-0}
+TEST_KEYS=${TEST_KEYS:-memory}
 mkdir -p "$OUT" "$D"
 export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 SOCK=unix://$D/cuzk.sock
 bench() { "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 "$@"; }
 fails=0
-printf '[gpus]\nbackend = "gpu"\n[srs]\nallow_test_keys = true\n' >"$D/cuzk.toml"
+printf '[gpus]\nbackend = "gpu"\n[srs]\nallow_test_keys = true\ntest_keys = "%s"\n' "$TEST_KEYS" >"$D/cuzk.toml"
 setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
   --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
 for _ in $(seq 1 120); do [ -S "$D/cuzk.sock" ] && break; sleep 0.5; done  # the daemon's socket
@@ -58,6 +63,7 @@ if [ "$WINDOW" -gt 0 ]; then
     --sector-size "$SIZE" --out "$D/window.json" 2>&1 | tail -1
   prove window "$WINDOW"
 fi
+bench --json status >"$OUT/status.json" 2>&1 || true  # the keys' storage ("memory") and sizes
 grep -E "pce_|srs_|gpu_prover|error|warn" "$D/daemon.log" | cut -c1-300 | tee "$OUT/events.txt"
 grep -E "VmHWM|VmRSS" "/proc/$(cat "$D/daemon.pid")/status" | tr -s ' ' | tr '\n' ' '; echo
 kill "$(cat "$D/daemon.pid")" 2>/dev/null

@@ -22,6 +22,7 @@
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover_zkey.hpp"
+#include "groth16/setup_file.hpp"
 #include "groth16/verifier.hpp"
 #include "pce/build.hpp"
 #include "poly/domain.hpp"
@@ -540,6 +541,143 @@ JobResult prove_now(Engine& engine, const std::string& circuit, size_t partition
   return r;
 }
 
+// ---- TEST-ONLY keys held in memory (srs.test_keys = "memory") ----
+
+// The key files in the parameter directory (none when it was never made).
+std::vector<std::string> key_files(const std::string& data_dir) {
+  std::vector<std::string> out;
+  const fs::path params = fs::path(data_dir) / "params";
+  if (!fs::exists(params)) return out;
+  for (const auto& e : fs::directory_iterator(params)) out.push_back(e.path().filename().string());
+  return out;
+}
+
+// The circuit's loaded key as status() describes it; fails the test when absent.
+SrsInfo srs_info(Engine& engine, const std::string& circuit) {
+  for (const SrsInfo& i : engine.status().srs) {
+    if (i.circuit_id == circuit) return i;
+  }
+  ADD_FAILURE() << circuit << " is not loaded";
+  return {};
+}
+
+std::string vk_of(Engine& engine, const std::string& circuit) {
+  auto vk = engine.verifying_key(circuit);
+  EXPECT_TRUE(vk.ok()) << vk.error.message;
+  return vk.ok() ? vk.value->vk_bytes : std::string();
+}
+
+// Proved and verified (before return, and here) with a key that never touches the disk; the key
+// is described as TEST-ONLY and in memory, its bytes are held in the memory budget, and an evicted
+// one is made again on the next use, the same key.
+TEST(Engine, TestKeysInMemoryProveAndLeaveNoFile) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.srs.test_keys = "memory";
+  ASSERT_TRUE(cfg.finalize().ok());
+  Engine engine(cfg);
+  engine.start();
+  expect_valid(engine, prove_now(engine, "chain:2^10", 3, 1), "chain:2^10");
+  EXPECT_EQ(key_files(dir.str()), std::vector<std::string>{});
+  const SrsInfo info = srs_info(engine, "chain:1024");
+  EXPECT_TRUE(info.test_only);
+  EXPECT_EQ(info.storage, "memory");
+  // Its host bytes are the whole key's, reserved in the budget until it goes.
+  circuits::BuiltinSpec spec = circuits::parse_builtin("chain:2^10").value();
+  auto pce = pce::build_pce(circuits::record_builtin(spec));
+  const uint64_t key_bytes = groth16::setup_key_sizes(pce).host_bytes();
+  EXPECT_EQ(info.size_bytes, key_bytes);
+  const std::string vk = vk_of(engine, "chain:2^10");
+  // The budget holds the key and the PCE, nothing else once the job's last work item is gone.
+  auto pce_bytes = [&] {
+    uint64_t n = 0;
+    for (const auto& p : engine.status().pce) n += p.state == "loaded" ? p.size_bytes : 0;
+    return n;
+  };
+  auto settled = [&](uint64_t want) {
+    for (int i = 0; i < 500 && engine.budget().used() != want; ++i) std::this_thread::sleep_for(10ms);
+    return engine.budget().used();
+  };
+  EXPECT_EQ(settled(key_bytes + pce_bytes()), key_bytes + pce_bytes());
+
+  auto e = engine.evict_srs("chain:2^10");
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e.value->was_loaded);
+  EXPECT_EQ(e.value->freed_bytes, key_bytes);
+  EXPECT_EQ(settled(pce_bytes()), pce_bytes());
+  // Made again on the next use: the same key (seeded by the circuit id), still no file.
+  expect_valid(engine, prove_now(engine, "chain:2^10", 1, 2), "chain:2^10");
+  EXPECT_EQ(srs_info(engine, "chain:1024").storage, "memory");
+  EXPECT_EQ(vk_of(engine, "chain:2^10"), vk);
+  EXPECT_EQ(key_files(dir.str()), std::vector<std::string>{});
+}
+
+// The same circuit's keys made to a file by one engine and in memory by another are one key: the
+// verifying keys are byte for byte the same (and the .vk file's bytes), and each engine's proofs
+// verify with the other's key.
+TEST(Engine, TestKeysInMemoryAreTheKeysOfTheFile) {
+  TempDir file_dir, mem_dir;
+  Config file_cfg = test_config(file_dir.str());
+  file_cfg.srs.test_keys = "file";
+  ASSERT_TRUE(file_cfg.finalize().ok());
+  Config mem_cfg = test_config(mem_dir.str());
+  mem_cfg.srs.test_keys = "memory";
+  ASSERT_TRUE(mem_cfg.finalize().ok());
+  Engine from_file(file_cfg), in_memory(mem_cfg);
+  from_file.start();
+  in_memory.start();
+  const JobResult fr = prove_now(from_file, "chain:2^9", 2, 3);
+  const JobResult mr = prove_now(in_memory, "chain:2^9", 2, 4);
+  ASSERT_EQ(srs_info(from_file, "chain:512").storage, "file");
+  ASSERT_EQ(srs_info(in_memory, "chain:512").storage, "memory");
+  const std::string vk = vk_of(from_file, "chain:2^9");
+  ASSERT_FALSE(vk.empty());
+  EXPECT_EQ(vk_of(in_memory, "chain:2^9"), vk);
+  EXPECT_EQ(read_file(file_dir.str() + "/params/chain_512.vk"), vk);
+  expect_valid(from_file, mr, "chain:2^9");
+  expect_valid(in_memory, fr, "chain:2^9");
+  EXPECT_EQ(key_files(mem_dir.str()), std::vector<std::string>{});
+  // A key cached in the parameter directory is loaded from there whatever the mode (the same key).
+  fs::create_directories(mem_dir.path() / "params");
+  for (const char* f : {"chain_512.params", "chain_512.vk"}) {
+    fs::copy_file(file_dir.path() / "params" / f, mem_dir.path() / "params" / f);
+  }
+  ASSERT_TRUE(in_memory.evict_srs("chain:2^9").ok());
+  expect_valid(in_memory, prove_now(in_memory, "chain:2^9", 1, 5), "chain:2^9");
+  EXPECT_EQ(srs_info(in_memory, "chain:512").storage, "file");
+  EXPECT_EQ(vk_of(in_memory, "chain:2^9"), vk);
+}
+
+// A key that cannot fit the memory budget is refused at once, before any work, saying what to do;
+// nothing is written.
+TEST(Engine, ATestKeyInMemoryLargerThanTheBudgetIsRefused) {
+  TempDir dir;
+  circuits::BuiltinSpec spec = circuits::parse_builtin("chain:2^10").value();
+  auto pce = pce::build_pce(circuits::record_builtin(spec));
+  Config cfg = test_config(dir.str());
+  cfg.srs.test_keys = "memory";
+  cfg.memory.total_budget = groth16::setup_key_sizes(pce).host_bytes();  // no room for the working set
+  ASSERT_TRUE(cfg.finalize().ok());
+  Engine engine(cfg);
+  engine.start();
+  auto r = engine.preload_srs("chain:2^10");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.code, ErrorCode::FailedPrecondition);
+  EXPECT_TRUE(r.error.message.find("the TEST-ONLY key of 'chain:1024' in memory (srs.test_keys = \"memory\"): ") !=
+              std::string::npos)
+      << r.error.message;
+  EXPECT_NE(r.error.message.find("more than the whole memory budget of 614.8 KiB (raise memory.total_budget"),
+            std::string::npos)
+      << r.error.message;
+  EXPECT_NE(r.error.message.find("; it needs 614.8 KiB, and "), std::string::npos) << r.error.message;
+  EXPECT_NE(r.error.message.find("or keep it in a file: give srs.param_dir's filesystem room for 575.7 KiB and set "
+                                 "srs.test_keys = \"file\""),
+            std::string::npos)
+      << r.error.message;
+  EXPECT_TRUE(engine.status().srs.empty());
+  EXPECT_EQ(key_files(dir.str()), std::vector<std::string>{});
+}
+
 // Every way out of the pipeline gives back the partition's lookahead slot and memory (RAII
 // tokens, not hand-written releases): a proof that fails verification, a cancelled job's queued
 // and running partitions, a completed job. A leaked slot would show here and, with few slots,
@@ -727,6 +865,25 @@ TEST(EngineGpuPool, KeysStayInTheirFileUntilACpuNeedsThem) {
   EXPECT_GE(engine.status().memory_used_bytes, host);
   expect_valid(engine, prove_now(engine, "chain:2^9", 1, 5), "chain:2^9");
   EXPECT_EQ(srs_host_bytes(engine, "chain:512"), host);
+}
+
+// A key made in memory has no file to stream from: the devices upload its bases from the key in
+// memory, which stays (and stays accounted) while the GPUs prove.
+TEST(EngineGpuPool, AKeyMadeInMemoryFeedsTheDevices) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.srs.test_keys = "memory";
+  ASSERT_TRUE(cfg.finalize().ok());
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  EXPECT_EQ(devs[0].built, 1);
+  expect_valid(engine, prove_now(engine, "chain:2^9", 2, 6), "chain:2^9");
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 2);
+  EXPECT_GT(srs_host_bytes(engine, "chain:512"), 0u);
+  EXPECT_EQ(srs_info(engine, "chain:512").storage, "memory");
+  EXPECT_EQ(key_files(dir.str()), std::vector<std::string>{});
 }
 
 // Without GPUs the keys are loaded whole at preload, as before.

@@ -10,6 +10,7 @@
 
 #include "engine/circuit_registry.hpp"
 #include "engine/config.hpp"
+#include "engine/test_keys.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "test_helpers.hpp"
 
@@ -137,6 +138,7 @@ TEST(EngineConfig, DefaultsFromXdgDataHome) {
   EXPECT_TRUE(cfg->daemon.metrics_listen.empty());
   EXPECT_TRUE(cfg->daemon.builtin_circuits);
   EXPECT_FALSE(cfg->srs.allow_test_keys);  // no silent test-only keys
+  EXPECT_EQ(cfg->srs.test_keys, "auto");
   EXPECT_EQ(cfg->memory.total_budget, 0u);
   EXPECT_EQ(cfg->memory.safety_margin, 5ull << 30);
   EXPECT_EQ(cfg->memory.eviction_min_idle_s, 300.0);
@@ -218,6 +220,7 @@ param_dir = "/srv/params"
 preload = ["a", "b"]
 check_subgroups = true
 allow_test_keys = true
+test_keys = "memory"
 
 [pce]
 dir = "/srv/pce"
@@ -280,6 +283,7 @@ zkey = "/k/d.zkey"
   EXPECT_EQ(c.srs.preload, (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(c.srs.check_subgroups);
   EXPECT_TRUE(c.srs.allow_test_keys);
+  EXPECT_EQ(c.srs.test_keys, "memory");
   EXPECT_EQ(c.pce.dir, "/srv/pce");
   EXPECT_FALSE(c.pce.extract_on_first_use);
   EXPECT_FALSE(c.pce.verify_checksums);
@@ -480,6 +484,71 @@ TEST(EngineConfig, FinalizeRanges) {
   EXPECT_TRUE(contains(finalize_error("[gpus]\ndevices = [1, 1]\n"), "twice"));
   EXPECT_TRUE(contains(finalize_error("[gpus]\nmsm_table_bits = 25\n"), "2..24"));
   EXPECT_EQ(finalize_error("[gpus]\nmsm_table_bits = 24\n"), "");
+}
+
+// srs.test_keys: "file", "memory" or "auto"; anything else is refused naming the three, and the
+// printed config loads back to the same value.
+TEST(EngineConfig, TestKeysStorage) {
+  for (const char* mode : {"file", "memory", "auto"}) {
+    auto cfg = parse_config(std::string("[srs]\ntest_keys = \"") + mode + "\"\n", "t.toml");
+    ASSERT_TRUE(cfg.ok()) << cfg.error();
+    ASSERT_TRUE(cfg->finalize().ok()) << mode;
+    EXPECT_EQ(cfg->srs.test_keys, mode);
+    auto again = parse_config(config_to_toml(*cfg), "printed.toml");
+    ASSERT_TRUE(again.ok()) << again.error();
+    ASSERT_TRUE(again->finalize().ok());
+    EXPECT_EQ(again->srs.test_keys, mode);
+  }
+  EXPECT_EQ(finalize_error("[srs]\ntest_keys = \"disk\"\n"),
+            "srs.test_keys = \"disk\": expected \"file\" (TEST-ONLY keys written to srs.param_dir), \"memory\" "
+            "(held in memory only, never written) or \"auto\" (a file when srs.param_dir's filesystem has room, else "
+            "memory)");
+  EXPECT_TRUE(contains(finalize_error("[srs]\ntest_keys = \"Memory\"\n"), "srs.test_keys = \"Memory\": expected"));
+  EXPECT_EQ(parse_error("[srs]\ntest_keys = true\n"), "t.toml:2:13: srs.test_keys: expected a string, got a boolean");
+  // Set where no circuit can get TEST-ONLY keys, it would be ignored: an error.
+  const std::string none = "[daemon]\nbuiltin_circuits = false\n[srs]\ntest_keys = \"memory\"\n";
+  EXPECT_EQ(finalize_error(none),
+            "srs.test_keys has no effect: no circuit gets TEST-ONLY keys here (srs.allow_test_keys = false, "
+            "daemon.builtin_circuits = false and no [[circuits]] sets test_setup); remove it");
+  EXPECT_EQ(finalize_error(none + "allow_test_keys = true\n"), "");
+  EXPECT_EQ(finalize_error(none + "[[circuits]]\nid = \"a\"\nbuiltin = \"chain:2^10\"\ntest_setup = true\n"), "");
+  EXPECT_EQ(finalize_error("[daemon]\nbuiltin_circuits = false\n"), "");  // the default is not "set"
+}
+
+// "auto" compares the filesystem's free bytes with the key file plus 1 GiB + 5 %; the explicit
+// modes do not look.
+TEST(EngineConfig, TestKeysAutoPicksTheFileOnlyWhenItFits) {
+  using cuzk::engine::choose_test_key_store;
+  using cuzk::engine::TestKeyStore;
+  const uint64_t file = 100ull << 30;                        // 100 GiB
+  const uint64_t need = file + (1ull << 30) + (5ull << 30);  // + 1 GiB + 5 %
+  EXPECT_EQ(cuzk::engine::test_key_disk_margin(file), need - file);
+  auto c = choose_test_key_store("auto", file, need);
+  EXPECT_EQ(c.store, TestKeyStore::File);
+  EXPECT_EQ(c.reason,
+            "srs.test_keys = \"auto\": the key file needs 100.0 GiB + a margin of 6.0 GiB, the parameter "
+            "directory's filesystem has 106.0 GiB free");
+  c = choose_test_key_store("auto", file, need - 1);
+  EXPECT_EQ(c.store, TestKeyStore::Memory);
+  EXPECT_TRUE(contains(c.reason, "the key file needs 100.0 GiB")) << c.reason;
+  c = choose_test_key_store("auto", file, std::nullopt);
+  EXPECT_EQ(c.store, TestKeyStore::File);
+  EXPECT_TRUE(contains(c.reason, "free space of the parameter directory's filesystem is unknown")) << c.reason;
+  c = choose_test_key_store("memory", 1, uint64_t{1} << 62);
+  EXPECT_EQ(c.store, TestKeyStore::Memory);
+  EXPECT_EQ(c.reason, "srs.test_keys = \"memory\"");
+  c = choose_test_key_store("file", file, 0);
+  EXPECT_EQ(c.store, TestKeyStore::File);
+  EXPECT_EQ(c.reason, "srs.test_keys = \"file\"");
+  EXPECT_STREQ(cuzk::engine::test_key_store_name(TestKeyStore::Memory), "memory");
+  // The free space of a directory not made yet is its nearest existing ancestor's.
+  TempDir dir;
+  const auto here = cuzk::engine::free_disk_bytes(dir.str());
+  ASSERT_TRUE(here.has_value());
+  EXPECT_GT(*here, 0u);
+  const auto below = cuzk::engine::free_disk_bytes(dir.str() + "/params/not/yet");
+  ASSERT_TRUE(below.has_value());
+  EXPECT_FALSE(fs::exists(dir.str() + "/params"));
 }
 
 TEST(EngineConfig, CircuitRules) {

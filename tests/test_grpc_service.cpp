@@ -376,6 +376,8 @@ TEST_F(GrpcServiceTest, GetStatusFillsSeedAndExtensionFields) {
   EXPECT_EQ(r.loaded_srs(0).tier(), v1::SRSStatus::WARM);
   EXPECT_EQ(r.loaded_srs(0).size_bytes(), 4096u);
   EXPECT_EQ(r.loaded_srs(0).ref_count(), 2u);
+  EXPECT_TRUE(r.loaded_srs(0).test_only());
+  EXPECT_EQ(r.loaded_srs(0).storage(), "memory");
   ASSERT_EQ(r.queues_size(), 1);
   EXPECT_EQ(r.queues(0).proof_kind(), "generic");
   EXPECT_EQ(r.queues(0).pending(), 4u);
@@ -715,6 +717,11 @@ TEST_F(GrpcServiceTest, StatusJsonIsWellFormed) {
       << j;
   EXPECT_NE(j.find("\"circuits\":[\"chain:2^10\",\"filecoin-like:2^16\"]"), std::string::npos) << j;
   EXPECT_NE(j.find("\"busy_seconds\":1.500"), std::string::npos) << j;
+  // A TEST-ONLY key says so, and where it lives.
+  EXPECT_NE(j.find("\"srs\":[{\"circuit_id\":\"chain:2^10\",\"tier\":\"warm\",\"size_bytes\":4096,\"ref_count\":2,"
+                   "\"test_only\":true,\"storage\":\"memory\"}]"),
+            std::string::npos)
+      << j;
   EXPECT_NE(j.find("\"operations\":[{\"what\":\"test_keys\",\"circuit_id\":\"porep:32GiB\",\"unit\":\"points\","
                    "\"done\":250,\"total\":1000,\"fraction\":0.250,\"elapsed_seconds\":12.500}]"),
             std::string::npos)

@@ -1,5 +1,6 @@
-// The streaming setup writer (groth16/setup_file.hpp): the same bytes as write_params(setup()) for
-// any chunk size, no file under the final name after a failure, and a wrong multiplier caught.
+// The streaming setup (groth16/setup_file.hpp): to a file, the same bytes as write_params(setup())
+// for any chunk size, no file under the final name after a failure, and a wrong multiplier caught;
+// in memory, exactly the key read_params gives for that file, with the same checks.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ec/encoding.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup_file.hpp"
 #include "groth16_reference.hpp"
@@ -155,6 +157,111 @@ TEST(SetupFile, ZeroToxicValueIsAnErrorNotACrash) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().find("zero"), std::string::npos) << st.error();
   EXPECT_EQ(entries(dir.path()), 0u);
+}
+
+// Every point of both keys, the vk included, equal (and so their files, byte for byte).
+void expect_same_key(const ProvingKey& got, const ProvingKey& want) {
+  EXPECT_EQ(vk_bytes(got.vk), vk_bytes(want.vk));
+  EXPECT_EQ(got.h, want.h);
+  EXPECT_EQ(got.l, want.l);
+  EXPECT_EQ(got.a, want.a);
+  EXPECT_EQ(got.b_g1, want.b_g1);
+  EXPECT_EQ(got.b_g2, want.b_g2);
+}
+
+TEST(SetupMemory, IsExactlyWhatReadingTheFileGives) {
+  const auto c = g16_ref::build([](auto& cs) { filecoin_like(cs, 6, 2, 1); });
+  const ToxicWaste tw = ToxicWaste::from_seed(11);
+  test::TempDir dir;
+  const std::string file = (dir.path() / "k.params").string();
+  auto cpu = cpu_fixed_base_multiplier();
+  auto written = setup_to_file(c.pce, tw, file, *cpu);
+  ASSERT_TRUE(written.ok()) << written.error();
+  auto read = read_params(file);
+  ASSERT_TRUE(read.ok()) << read.error();
+  // The sizes and file size are known from the Pce before any work.
+  const KeySizes sizes = setup_key_sizes(c.pce);
+  EXPECT_EQ(sizes, KeySizes::of(*read));
+  EXPECT_EQ(sizes.params_file_bytes(), fs::file_size(file));
+  EXPECT_EQ(written->file_bytes, fs::file_size(file));
+  for (size_t chunk : {size_t{1}, size_t{7}, size_t{64}, size_t{0}}) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    uint64_t last_done = 0, last_total = 1;
+    SetupMemoryOptions o;
+    o.chunk_points = chunk;
+    o.subgroup_checks = chunk == 7;
+    o.progress = [&](uint64_t d, uint64_t t) {
+      EXPECT_GE(d, last_done);
+      last_done = d;
+      last_total = t;
+    };
+    SetupFileStats st;
+    auto pk = setup_to_memory(c.pce, tw, *cpu, o, &st);
+    ASSERT_TRUE(pk.ok()) << pk.error();
+    expect_same_key(*pk, *read);
+    EXPECT_EQ(last_done, last_total);
+    EXPECT_EQ(st.file_bytes, written->file_bytes);
+    EXPECT_EQ(st.g1_points, written->g1_points);
+    EXPECT_EQ(st.g2_points, written->g2_points);
+  }
+  EXPECT_EQ(entries(dir.path()), 1u) << "setup_to_memory writes nothing";
+  // Another seed, another key.
+  auto other = setup_to_memory(c.pce, ToxicWaste::from_seed(12), *cpu);
+  ASSERT_TRUE(other.ok()) << other.error();
+  EXPECT_NE(vk_bytes(other->vk), vk_bytes(read->vk));
+}
+
+TEST(SetupMemory, FailuresAndWrongPointsAreErrors) {
+  const auto c = g16_ref::build([](auto& cs) { filecoin_like(cs, 5, 1, 1); });
+  const ToxicWaste tw = ToxicWaste::from_seed(2);
+  TestMultiplier clean;
+  ASSERT_TRUE(setup_to_memory(c.pce, tw, clean).ok());
+  ASSERT_GT(clean.calls, 6);
+  {
+    TestMultiplier m;
+    m.fail_at = 3;
+    auto pk = setup_to_memory(c.pce, tw, m);
+    ASSERT_FALSE(pk.ok());
+    EXPECT_EQ(pk.error(), "test-only setup in memory: injected failure");
+  }
+  // A wrong first point of a chunk of h (call 3), or the last of b_g2 (the last call).
+  for (const auto& [call, last] : {std::pair{3, false}, std::pair{clean.calls - 1, true}}) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    TestMultiplier m;
+    m.corrupt_at = call;
+    m.corrupt_last = last;
+    auto pk = setup_to_memory(c.pce, tw, m);
+    ASSERT_FALSE(pk.ok());
+    EXPECT_NE(pk.error().find("computed a wrong point"), std::string::npos) << pk.error();
+  }
+  // Cancelled between chunks.
+  auto cpu = cpu_fixed_base_multiplier();
+  SetupMemoryOptions o;
+  o.chunk_points = 4;
+  int polls = 0;
+  o.cancelled = [&] { return ++polls > 2; };
+  auto pk = setup_to_memory(c.pce, tw, *cpu, o);
+  ASSERT_FALSE(pk.ok());
+  EXPECT_EQ(pk.error(), "test-only setup in memory: setup interrupted");
+}
+
+// A point that is well formed but off the curve in the middle of a chunk (where the CPU does not
+// recompute it) is refused by the decoder, naming the section, the point and its offset in the
+// .params layout: the in-memory key is validated as a file being read would be.
+TEST(SetupMemory, ThePointsAreDecodedAsTheReaderDecodesThem) {
+  std::vector<G1Affine> out(3);
+  const auto p = ec::g1_to_uncompressed(ec::g1_generator());
+  std::vector<uint8_t> enc;
+  for (int i = 0; i < 3; ++i) enc.insert(enc.end(), p.begin(), p.end());
+  ASSERT_TRUE(decode_params_points(enc, std::span(out), 1000, "k", "l", 5, true).ok());
+  EXPECT_EQ(out[2], ec::g1_generator());
+  enc[96 + 20] ^= 1;
+  auto r = decode_params_points(enc, std::span(out), 1000, "k", "l", 5, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rfind("k: section 'l' point 6 (offset 1096): ", 0), 0u) << r.error();
+  r = decode_params_points(std::span(enc).first(95), std::span(out).first(1), 0, "k", "l", 0, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("95 bytes do not hold 1 points of 96 bytes"), std::string::npos) << r.error();
 }
 
 }  // namespace

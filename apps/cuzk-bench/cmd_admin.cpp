@@ -64,7 +64,8 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
                                {"tier", tier_name(x.tier())},
                                {"size_bytes", x.size_bytes()},
                                {"ref_count", x.ref_count()},
-                               {"test_only", x.test_only()}});
+                               {"test_only", x.test_only()},
+                               {"storage", x.storage()}});
   }
   j["loaded_pce"] = nlohmann::json::array();
   for (const auto& x : s.loaded_pce()) {
@@ -147,8 +148,10 @@ void print_status(const v1::GetStatusResponse& s) {
   section("queues", queues);
   Table srs({"circuit", "tier", "size", "refs", "keys"});
   for (const auto& x : s.loaded_srs()) {
+    // Where the keys live: a file, or (TEST-ONLY keys, srs.test_keys) memory only.
+    const std::string storage = x.storage().empty() ? "file" : x.storage();
     srs.add({x.circuit_id(), tier_name(x.tier()), fmt_bytes(x.size_bytes()), std::to_string(x.ref_count()),
-             x.test_only() ? "TEST-ONLY" : "file"});
+             x.test_only() ? "TEST-ONLY (" + storage + ")" : storage});
   }
   section("srs", srs);
   Table pce({"circuit", "state", "size", "path"});

@@ -304,7 +304,8 @@ std::vector<Field> srs_fields(SrsSection& s) {
   return {{"param_dir", set_string(s.param_dir)},
           {"preload", set_string_array(s.preload)},
           {"check_subgroups", set_bool(s.check_subgroups)},
-          {"allow_test_keys", set_bool(s.allow_test_keys)}};
+          {"allow_test_keys", set_bool(s.allow_test_keys)},
+          {"test_keys", set_string(s.test_keys)}};
 }
 std::vector<Field> pce_fields(PceSection& s) {
   return {{"dir", set_string(s.dir)},
@@ -656,6 +657,12 @@ Result<bool> Config::finalize() {
   for (const auto& id : srs.preload) {
     if (id.empty()) return make_error("srs.preload contains an empty circuit id");
   }
+  if (srs.test_keys != "file" && srs.test_keys != "memory" && srs.test_keys != "auto") {
+    return make_error("srs.test_keys = \"" + srs.test_keys +
+                      "\": expected \"file\" (TEST-ONLY keys written to srs.param_dir), \"memory\" (held in "
+                      "memory only, never written) or \"auto\" (a file when srs.param_dir's filesystem has room, "
+                      "else memory)");
+  }
 
   std::set<std::string> ids;
   for (size_t i = 0; i < circuits.size(); ++i) {
@@ -665,6 +672,14 @@ Result<bool> Config::finalize() {
     }
     if (!ids.insert(c.id).second) return make_error("circuit id '" + c.id + "' is defined more than once");
     if (auto r = check_circuit(c); !r) return make_error(r.error());
+  }
+  // Like the GPU knobs: srs.test_keys set where no TEST-ONLY key can ever be made is an error.
+  const bool any_test_setup =
+      std::any_of(circuits.begin(), circuits.end(), [](const CircuitSection& c) { return c.test_setup; });
+  if (explicit_keys.count("srs.test_keys") && !srs.allow_test_keys && !daemon.builtin_circuits && !any_test_setup) {
+    return make_error(
+        "srs.test_keys has no effect: no circuit gets TEST-ONLY keys here (srs.allow_test_keys = false, "
+        "daemon.builtin_circuits = false and no [[circuits]] sets test_setup); remove it");
   }
   return true;
 }

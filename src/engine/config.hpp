@@ -86,6 +86,13 @@ struct SrsSection {
   // circuit is an error naming the file, so a misplaced parameter directory never yields proofs that
   // no chain accepts. Built-in test circuits (chain:N, filecoin-like:N) always use test keys.
   bool allow_test_keys = false;
+  // Where TEST-ONLY keys made here are kept (built-in circuits, [[circuits]] test_setup, and the
+  // Filecoin circuits under allow_test_keys): "file" (written to param_dir, loaded from there and
+  // cached for the next start), "memory" (held in memory only, never written: a 32 GiB WindowPoSt
+  // key does not fit a 64 GiB disk; made again after an eviction), or "auto" (file when param_dir's
+  // filesystem has room for the key plus a margin, else memory; the choice and why are logged).
+  // A test key already cached in param_dir is loaded whatever this says. Real parameters are files.
+  std::string test_keys = "auto";
 };
 
 struct PceSection {

@@ -81,7 +81,8 @@ std::string config_to_toml(const Config& c) {
     << "preload = [";
   for (size_t i = 0; i < c.srs.preload.size(); ++i) o << (i ? ", " : "") << toml_string(c.srs.preload[i]);
   o << "]\ncheck_subgroups = " << toml_bool(c.srs.check_subgroups) << "\n"
-    << "allow_test_keys = " << toml_bool(c.srs.allow_test_keys) << "\n\n";
+    << "allow_test_keys = " << toml_bool(c.srs.allow_test_keys) << "\n"
+    << "test_keys = " << toml_string(c.srs.test_keys) << "\n\n";
   o << "[pce]\n"
     << "dir = " << toml_string(c.pce.dir) << "\n"
     << "extract_on_first_use = " << toml_bool(c.pce.extract_on_first_use) << "\n"

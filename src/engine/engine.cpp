@@ -77,7 +77,9 @@ Engine::Engine(const Config& config, backend::PlacementSetup gpu_setup)
       registry_(config_),
       budget_(effective_budget(config_.memory.total_budget, config_.memory.safety_margin, mem_total_bytes())),
       srs_(budget_, {config_.srs.check_subgroups, config_.memory.eviction_min_idle_s},
-           [this](const CircuitDef& def) { return make_test_keys(def); }),
+           [this](const CircuitDef& def, int priority, const std::function<bool()>& cancelled) {
+             return make_test_keys(def, priority, cancelled);
+           }),
       pce_(budget_, {config_.pce.dir, config_.pce.verify_checksums, config_.pce.extract_on_first_use,
                      config_.memory.eviction_min_idle_s, &operations_}),
       started_at_(Clock::now()),
@@ -133,10 +135,9 @@ void Engine::start() {
   if (registry_.test_keys_allowed()) {
     spdlog::warn(
         "srs_test_keys_allowed: srs.allow_test_keys = true: Filecoin circuits (PoRep, PoSt, SnapDeals) without "
-        "official parameter files in {} get TEST-ONLY keys from a public seed; their proofs are rejected by the chain. "
-        "Never set it on a "
-        "production host.",
-        config_.srs.param_dir);
+        "official parameter files in {} get TEST-ONLY keys from a public seed (kept: srs.test_keys = \"{}\"); their "
+        "proofs are rejected by the chain. Never set it on a production host.",
+        config_.srs.param_dir, config_.srs.test_keys);
   }
   m_.add_devices(gpus_->devices());
   warn_ignored_keys();

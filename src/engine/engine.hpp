@@ -71,7 +71,9 @@ class Engine final : public EngineApi {
   const Lookahead& lookahead() const { return lookahead_; }
 
  private:
-  Result<bool> make_test_keys(const CircuitDef& def);
+  // The TEST-ONLY keys of a circuit without key files: written to its files or made in memory
+  // (srs.test_keys), with the GPU's multiplier when there is one (engine_setup.cpp).
+  Result<TestKeys> make_test_keys(const CircuitDef& def, int priority, const std::function<bool()>& cancelled);
   // Sets the process's kernel tuning from config_.tuning and the environment; logs every value.
   void apply_tuning();
   // Says which config keys the chosen backend ignores (known only once the GPUs are probed).

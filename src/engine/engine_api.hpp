@@ -120,6 +120,9 @@ struct SrsInfo {
   uint64_t size_bytes = 0;
   uint32_t ref_count = 0;
   bool test_only = false;  // keys from the TEST-ONLY setup (a public seed)
+  // "file" (a .params file, or a zkey), or "memory": a TEST-ONLY key held in memory only
+  // (srs.test_keys), made again on its next use after an eviction.
+  std::string storage = "file";
 };
 
 struct PceInfoStatus {

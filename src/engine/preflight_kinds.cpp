@@ -173,12 +173,18 @@ CheckResult check_kind(const Config& config, const CircuitRegistry& registry, co
   }
   if (!fs::exists(def->params_path, ec)) {
     if (!def->test_setup) return {"kind", id, CheckStatus::Fail, "its keys are missing: " + def->params_path, {}};
+    const std::string& mode = config.srs.test_keys;
+    const std::string where =
+        mode == "memory" ? "in memory only (srs.test_keys = \"memory\": no file; made again after an eviction)"
+        : mode == "file" ? "into " + def->params_path
+                         : "into " + def->params_path +
+                               ", or in memory only when its filesystem lacks room (srs.test_keys = \"auto\")";
     return {"kind",
             id,
             CheckStatus::Warn,
-            "TEST-ONLY keys will be generated on first use into " + def->params_path +
+            "TEST-ONLY keys will be generated on first use " + where +
                 " (minutes for large circuits; proofs no chain accepts)",
-            {}};
+            {{"test_keys", mode}}};
   }
   auto layout = groth16::scan_params(def->params_path);
   if (!layout) return {"kind", id, CheckStatus::Fail, layout.error(), {}};

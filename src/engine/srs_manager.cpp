@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 const groth16::VerifyingKey& SrsEntry::vk() const {
-  return params ? params->vk() : zkey_vk;
+  if (params) return params->vk();
+  return memory_key ? memory_key->vk : zkey_vk;
 }
 
 uint32_t SrsEntry::num_public_inputs() const {
@@ -23,15 +24,16 @@ uint32_t SrsEntry::num_public_inputs() const {
 }
 
 groth16::KeySizes SrsEntry::key_sizes() const {
-  if (!params) throw std::logic_error("SrsEntry::key_sizes: '" + circuit_id + "' has no bellperson key");
-  return params->sizes();
+  if (params) return params->sizes();
+  if (memory_key) return groth16::KeySizes::of(*memory_key);
+  throw std::logic_error("SrsEntry::key_sizes: '" + circuit_id + "' has no bellperson key");
 }
 
 Result<std::shared_ptr<const groth16::ProvingKey>> SrsEntry::host_key(int priority,
                                                                       const std::function<bool()>& cancelled) const {
   std::lock_guard lock(host_mu_);  // one load at a time; later callers get the same copy
   if (host_) return host_;
-  if (!params || !load_host) return make_error("'" + circuit_id + "' has no bellperson key");
+  if (!bellperson() || !load_host) return make_error("'" + circuit_id + "' has no bellperson key");
   auto loaded = load_host(priority, cancelled);
   if (!loaded.ok()) return make_error(loaded.error());
   host_ = *loaded;
@@ -160,13 +162,15 @@ Result<SrsHandle> SrsManager::acquire(const CircuitDef& def, int priority, const
 
 Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const std::function<bool()>& cancelled) {
   const auto t0 = Clock::now();
+  std::shared_ptr<const groth16::ProvingKey> memory_key;  // a TEST-ONLY key made in memory
   if (!def.uses_zkey() && !fs::exists(def.params_path)) {
     if (!def.test_setup) {
       return make_error("parameter file '" + def.params_path + "' of circuit '" + def.id + "' does not exist");
     }
     spdlog::info("srs_setup circuit={} params={} (test-only keys)", def.id, def.params_path);
-    auto made = make_keys_(def);
+    auto made = make_keys_(def, priority, cancelled);
     if (!made.ok()) return make_error(made.error());
+    memory_key = std::move(made->memory);
   }
   auto entry = std::make_shared<SrsEntry>();
   entry->circuit_id = def.id;
@@ -188,6 +192,13 @@ Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const st
     Reservation held = std::move(reservation).value();
     if (held.bytes() > entry->zkey_bytes) held.release(held.bytes() - entry->zkey_bytes);
     zkey_res = std::make_shared<Reservation>(std::move(held));
+  } else if (memory_key) {
+    // The key is its own host copy (its reservation rides in its deleter), whoever proves.
+    entry->memory_key = memory_key;
+    entry->load_host = [memory_key](int, const std::function<bool()>&) {
+      return Result<std::shared_ptr<const groth16::ProvingKey>>(memory_key);
+    };
+    if (auto host = entry->host_key(priority, cancelled); !host.ok()) return make_error(host.error());
   } else {
     groth16::ParamsReadOptions ro;
     ro.subgroup_checks = options_.check_subgroups;
@@ -213,9 +224,16 @@ Result<SrsHandle> SrsManager::load(const CircuitDef& def, int priority, const st
   }
   entry->pvk = groth16::prepare(entry->vk());
   entry->load_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  spdlog::info("srs_loaded circuit={} bytes={} host_copy={} seconds={:.3f}", def.id, entry->bytes(),
-               entry->bellperson() && !entry->host_key_loaded() ? "no (the GPUs read the file)" : "yes",
-               entry->load_seconds);
+  if (entry->memory_key) {
+    spdlog::warn(
+        "srs_loaded circuit={} bytes={} storage=memory seconds={:.3f} (TEST-ONLY keys from a public seed, held in "
+        "memory only: no file; made again on the next use after an eviction)",
+        def.id, entry->bytes(), entry->load_seconds);
+  } else {
+    spdlog::info("srs_loaded circuit={} bytes={} storage=file host_copy={} seconds={:.3f}{}", def.id, entry->bytes(),
+                 entry->bellperson() && !entry->host_key_loaded() ? "no (the GPUs read the file)" : "yes",
+                 entry->load_seconds, entry->test_only ? " (TEST-ONLY keys)" : "");
+  }
   // The zkey's reservation rides in the deleter: released when the last holder lets go (the host
   // copy's rides in its own).
   SrsEntry* raw = entry.get();
@@ -239,11 +257,12 @@ EvictResult SrsManager::evict(const std::string& circuit_id) {
     slots_.erase(it);
   }
   EvictResult r{true, victim->bytes()};
+  const std::string note = victim->memory_key ? " (TEST-ONLY key held in memory only: made again on its next use)" : "";
   if (victim.use_count() > 1) {
-    spdlog::info("srs_evict circuit={} bytes={} (freed when {} running job(s) finish)", circuit_id, r.freed_bytes,
-                 victim.use_count() - 1);
+    spdlog::info("srs_evict circuit={} bytes={} storage={} (freed when {} running job(s) finish){}", circuit_id,
+                 r.freed_bytes, victim->storage(), victim.use_count() - 1, note);
   } else {
-    spdlog::info("srs_evict circuit={} bytes={}", circuit_id, r.freed_bytes);
+    spdlog::info("srs_evict circuit={} bytes={} storage={}{}", circuit_id, r.freed_bytes, victim->storage(), note);
   }
   return r;
 }
@@ -265,7 +284,9 @@ uint64_t SrsManager::evict_idle(uint64_t needed) {
       if (freed >= needed) break;
       auto it = slots_.find(id);
       freed += it->second.entry->bytes();
-      spdlog::info("srs_evict_idle circuit={} bytes={}", id, it->second.entry->bytes());
+      spdlog::info(
+          "srs_evict_idle circuit={} bytes={} storage={}{}", id, it->second.entry->bytes(), it->second.entry->storage(),
+          it->second.entry->memory_key ? " (TEST-ONLY key held in memory only: made again on its next use)" : "");
       victims.push_back(std::move(it->second.entry));
       slots_.erase(it);
     }
@@ -279,8 +300,8 @@ std::vector<SrsInfo> SrsManager::status() const {
   std::vector<SrsInfo> out;
   for (const auto& [id, slot] : slots_) {
     if (!slot.entry) continue;
-    out.push_back(
-        SrsInfo{id, 0, slot.entry->bytes(), static_cast<uint32_t>(slot.entry.use_count() - 1), slot.entry->test_only});
+    out.push_back(SrsInfo{id, 0, slot.entry->bytes(), static_cast<uint32_t>(slot.entry.use_count() - 1),
+                          slot.entry->test_only, slot.entry->storage()});
   }
   return out;
 }

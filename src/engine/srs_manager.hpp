@@ -6,6 +6,11 @@
 // shared_ptr's deleter, so evicting an entry that a running job still uses frees the memory when
 // that job lets go, never earlier.
 //
+// A TEST-ONLY key made in memory (srs.test_keys, engine/test_keys.hpp) has no file: its entry holds
+// the key itself as its host copy, reserved in the budget like one. It is evicted like any entry;
+// the next acquire makes it again (the same seed gives the same key and vk), a minute at 32 GiB on
+// a GPU, rather than pinning tens of GiB that the budget could never reclaim.
+//
 // Loading happens outside the manager's lock (other circuits stay usable meanwhile); concurrent
 // requests for one circuit wait for a single load.
 #include <atomic>
@@ -36,19 +41,24 @@ namespace cuzk::engine {
 // key) and the host copy (every point decoded in memory: the CPU prover's). The host copy is loaded
 // at acquire when the CPU proves (SrsManagerOptions::host_keys); when GPUs prove it is loaded only
 // if a CPU needs it (a device fell back), and then kept with the entry. At 32 GiB that copy is
-// 47 GiB the daemon does not hold while the GPUs prove.
+// 47 GiB the daemon does not hold while the GPUs prove. A TEST-ONLY key made in memory has only
+// the host copy (`memory_key`), whoever proves.
 struct SrsEntry {
   std::string circuit_id;
-  std::optional<groth16::ParamsKeySource> params;  // bellperson convention
-  std::shared_ptr<const groth16::Zkey> zkey;       // snarkjs convention
-  groth16::VerifyingKey zkey_vk;                   // the zkey's vk in bellperson form
+  std::optional<groth16::ParamsKeySource> params;  // bellperson convention, from a file
+  // Bellperson convention, a TEST-ONLY key made in memory: no file; also the host copy.
+  std::shared_ptr<const groth16::ProvingKey> memory_key;
+  std::shared_ptr<const groth16::Zkey> zkey;  // snarkjs convention
+  groth16::VerifyingKey zkey_vk;              // the zkey's vk in bellperson form
   double load_seconds = 0;
   bool test_only = false;  // made (or cached) by the TEST-ONLY setup
 
   const groth16::VerifyingKey& vk() const;  // the bellperson key's vk, or the zkey's in bellperson form
   groth16::PreparedVerifyingKey pvk;        // vk() prepared once at load: every proof is verified
   uint32_t num_public_inputs() const;       // without ONE
-  bool bellperson() const { return params.has_value(); }
+  bool bellperson() const { return params.has_value() || memory_key != nullptr; }
+  // Where the keys live: "memory" (a TEST-ONLY key made in memory, never written) or "file".
+  const char* storage() const { return memory_key ? "memory" : "file"; }
   groth16::KeySizes key_sizes() const;  // bellperson keys only
 
   // The bellperson key's host copy, loaded now if it is not (reserving its bytes in the memory
@@ -57,7 +67,8 @@ struct SrsEntry {
   Result<std::shared_ptr<const groth16::ProvingKey>> host_key(int priority = 0,
                                                               const std::function<bool()>& cancelled = {}) const;
   bool host_key_loaded() const;
-  // What a device prover reads the bases from: the host copy when loaded, else the file.
+  // What a device prover reads the bases from: the host copy when loaded (always, for a key made
+  // in memory), else the file.
   const groth16::KeySource& key_source() const;
   // Host memory the entry holds now (the zkey, or the host copy once loaded).
   uint64_t bytes() const;
@@ -84,11 +95,20 @@ struct SrsManagerOptions {
   bool host_keys = true;
 };
 
+// What the test-only setup made for a circuit.
+struct TestKeys {
+  // The key, when it was made in memory (with its budget reservation in the deleter); null when it
+  // was written to the circuit's params_path and vk_path instead.
+  std::shared_ptr<const groth16::ProvingKey> memory;
+};
+
 class SrsManager {
  public:
   // Makes the keys of a circuit whose key files do not exist yet (the test-only setup); called
-  // outside the manager's lock.
-  using KeyMaker = std::function<Result<bool>(const CircuitDef&)>;
+  // outside the manager's lock, with the acquire's priority and cancellation (for the memory
+  // budget, when the key is made in memory).
+  using KeyMaker =
+      std::function<Result<TestKeys>(const CircuitDef&, int priority, const std::function<bool()>& cancelled)>;
 
   SrsManager(MemoryBudget& budget, SrsManagerOptions options, KeyMaker make_keys);
   ~SrsManager();

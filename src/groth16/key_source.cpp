@@ -12,6 +12,12 @@ uint64_t KeySizes::host_bytes() const {
   return (ic + h + l + a + b_g1) * sizeof(G1Affine) + b_g2 * sizeof(G2Affine);
 }
 
+uint64_t KeySizes::params_file_bytes() const {
+  constexpr uint64_t g1 = 96, g2 = 192, count = 4;  // uncompressed points, u32 counts
+  // The vk (alpha, beta, delta in G1; beta, gamma, delta in G2; the ic list), then five sections.
+  return 3 * g1 + 3 * g2 + count + ic * g1 + 5 * count + (h + l + a + b_g1) * g1 + b_g2 * g2;
+}
+
 const char* section_name(G1Section s) {
   switch (s) {
     case G1Section::h:

@@ -21,6 +21,8 @@ struct KeySizes {
   static KeySizes of(const ParamsLayout& layout);  // a .params file's, without loading it
   // Bytes the decoded points take in memory (what loading the whole key costs the host).
   uint64_t host_bytes() const;
+  // Bytes of the .params file of a key of these sizes (groth16/params_file.hpp's layout).
+  uint64_t params_file_bytes() const;
   friend bool operator==(const KeySizes&, const KeySizes&) = default;
 };
 

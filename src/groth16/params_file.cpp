@@ -170,38 +170,49 @@ std::optional<std::string> decode_one(const uint8_t* p, ec::SubgroupCheck check,
   return std::nullopt;
 }
 
-// Decodes points [first, first + out.size()) of a section in parallel. The error reported is the
+// Decodes out.size() consecutive points in parallel: `points` holds the encoding of point `first`
+// of a section, which lies at byte `offset` (for messages) of the file. The error reported is the
 // one of the lowest bad index: a chunk is skipped only when it starts after an index already known
 // to be bad.
 template <class A>
-Result<bool> decode_range(const uint8_t* base, const ParamsSection& s, uint64_t first, std::span<A> out,
-                          std::string_view name, std::string_view section, ec::SubgroupCheck check,
-                          ProgressSink* progress, const MappedFile* map = nullptr) {
+Result<bool> decode_points_at(const uint8_t* points, uint64_t offset, uint64_t first, std::span<A> out,
+                              std::string_view name, std::string_view section, ec::SubgroupCheck check,
+                              ProgressSink* progress, const MappedFile* map, ThreadPool& pool) {
+  constexpr uint64_t pb = std::is_same_v<A, G1Affine> ? G1_BYTES : G2_BYTES;
   const uint64_t count = out.size();
   const uint64_t chunks = (count + DECODE_CHUNK - 1) / DECODE_CHUNK;
   std::atomic<uint64_t> first_bad{std::numeric_limits<uint64_t>::max()};
   std::mutex mu;
   std::string error;
-  ThreadPool::global().parallel_for(chunks, [&](size_t c) {
+  pool.parallel_for(chunks, [&](size_t c) {
     const uint64_t b = c * DECODE_CHUNK, e = std::min<uint64_t>(count, b + DECODE_CHUNK);
     if (b > first_bad.load(std::memory_order_relaxed)) return;
     for (uint64_t i = b; i < e; ++i) {
-      const uint64_t off = s.offset + (first + i) * s.point_bytes;
-      if (auto why = decode_one(base + off, check, out[i])) {
+      if (auto why = decode_one(points + i * pb, check, out[i])) {
         std::lock_guard<std::mutex> lock(mu);
         if (i < first_bad.load(std::memory_order_relaxed)) {
           first_bad.store(i, std::memory_order_relaxed);
-          error = point_error(name, section, first + i, off, *why);
+          error = point_error(name, section, first + i, offset + i * pb, *why);
         }
         return;
       }
     }
     // Decoded: the mapping's pages of this chunk leave the resident set (read once).
-    if (map) map->release_pages(base + s.offset + (first + b) * s.point_bytes, (e - b) * s.point_bytes);
-    if (progress) progress->add((e - b) * s.point_bytes);
+    if (map) map->release_pages(points + b * pb, (e - b) * pb);
+    if (progress) progress->add((e - b) * pb);
   });
   if (first_bad.load() != std::numeric_limits<uint64_t>::max()) return make_error(error);
   return true;
+}
+
+// Points [first, first + out.size()) of a section of the data at `base`.
+template <class A>
+Result<bool> decode_range(const uint8_t* base, const ParamsSection& s, uint64_t first, std::span<A> out,
+                          std::string_view name, std::string_view section, ec::SubgroupCheck check,
+                          ProgressSink* progress, const MappedFile* map = nullptr) {
+  const uint64_t offset = s.offset + first * s.point_bytes;
+  return decode_points_at<A>(base + offset, offset, first, out, name, section, check, progress, map,
+                             ThreadPool::global());
 }
 
 template <class A>
@@ -491,6 +502,39 @@ Result<bool> write_params(const ProvingKey& pk, const std::string& path, const P
     progress.finish();
     return true;
   });
+}
+
+namespace {
+
+template <class A>
+Result<bool> decode_params_points_impl(std::span<const uint8_t> bytes, std::span<A> out, uint64_t offset,
+                                       std::string_view name, std::string_view section, uint64_t first,
+                                       bool subgroup_checks, ThreadPool* pool) {
+  constexpr uint64_t pb = std::is_same_v<A, G1Affine> ? G1_BYTES : G2_BYTES;
+  if (bytes.size() != out.size() * pb) {
+    return make_error(std::string(name) + ": " + quote(section) + ": " + std::to_string(bytes.size()) +
+                      " bytes do not hold " + std::to_string(out.size()) + " points of " + std::to_string(pb) +
+                      " bytes");
+  }
+  return guarded<bool>(std::string(name), [&] {
+    return decode_points_at<A>(bytes.data(), offset, first, out, name, section,
+                               subgroup_checks ? ec::SubgroupCheck::Yes : ec::SubgroupCheck::No, nullptr, nullptr,
+                               pool ? *pool : ThreadPool::global());
+  });
+}
+
+}  // namespace
+
+Result<bool> decode_params_points(std::span<const uint8_t> bytes, std::span<G1Affine> out, uint64_t offset,
+                                  std::string_view name, std::string_view section, uint64_t first, bool subgroup_checks,
+                                  ThreadPool* pool) {
+  return decode_params_points_impl(bytes, out, offset, name, section, first, subgroup_checks, pool);
+}
+
+Result<bool> decode_params_points(std::span<const uint8_t> bytes, std::span<G2Affine> out, uint64_t offset,
+                                  std::string_view name, std::string_view section, uint64_t first, bool subgroup_checks,
+                                  ThreadPool* pool) {
+  return decode_params_points_impl(bytes, out, offset, name, section, first, subgroup_checks, pool);
 }
 
 // ---- streaming ----

@@ -35,6 +35,10 @@
 #include "groth16/keys.hpp"
 #include "util/result.hpp"
 
+namespace cuzk {
+class ThreadPool;
+}
+
 namespace cuzk::groth16 {
 
 // Bytes of the six fixed verifying-key points (3 G1 + 3 G2, uncompressed).
@@ -108,6 +112,19 @@ std::array<uint8_t, 4> section_count_bytes(uint32_t count);
 // Atomic write (AtomicFile): sections encoded in parallel, window by window, written in order.
 // Rejects points at infinity (the reader would) and sections of more than 2^32 - 1 points.
 Result<bool> write_params(const ProvingKey& pk, const std::string& path, const ParamsProgress& progress = {});
+
+// Decodes consecutive points of a section as read_params does (canonical coordinates, on the curve,
+// never the point at infinity; the subgroup only when subgroup_checks), in parallel on `pool` (null:
+// the global pool). bytes[0] starts point `first` of `section` and lies at byte `offset` of the
+// .params layout; `name` (a path, or what the key is) and those three name a bad point in the
+// error. bytes.size() must be out.size() times 96 (G1) or 192 (G2). The test-only setup builds its
+// in-memory keys through this (setup_file.hpp), so they are exactly what reading the file gives.
+Result<bool> decode_params_points(std::span<const uint8_t> bytes, std::span<G1Affine> out, uint64_t offset,
+                                  std::string_view name, std::string_view section, uint64_t first, bool subgroup_checks,
+                                  ThreadPool* pool = nullptr);
+Result<bool> decode_params_points(std::span<const uint8_t> bytes, std::span<G2Affine> out, uint64_t offset,
+                                  std::string_view name, std::string_view section, uint64_t first, bool subgroup_checks,
+                                  ThreadPool* pool = nullptr);
 
 // A .params file as a KeySource: open() scans the layout, checks it against options.expect and
 // decodes the verifying key (as read_params does); read_g1 / read_b_g2 map the file and decode one

@@ -319,6 +319,7 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
     out->set_size_bytes(srs.size_bytes);
     out->set_ref_count(srs.ref_count);
     out->set_test_only(srs.test_only);
+    out->set_storage(srs.storage);
   }
   for (const auto& q : s.queues) {
     auto* out = r->add_queues();
@@ -602,6 +603,11 @@ std::string ProvingService::status_json() {
     append_json_string(out, value);
     if (comma) out += ',';
   };
+  const auto boolean = [&](std::string_view key, bool value, bool comma = true) {
+    append_json_key(out, key);
+    out += value ? "true" : "false";
+    if (comma) out += ',';
+  };
   const auto array = [&](std::string_view key, const auto& items, auto&& item_fn) {
     append_json_key(out, key);
     out += '[';
@@ -643,7 +649,9 @@ std::string ProvingService::status_json() {
     str("circuit_id", x.circuit_id);
     str("tier", x.tier == 0 ? "hot" : x.tier == 1 ? "warm" : "cold");
     num("size_bytes", x.size_bytes);
-    num("ref_count", x.ref_count, false);
+    num("ref_count", x.ref_count);
+    boolean("test_only", x.test_only);
+    str("storage", x.storage, false);
   });
   array("pce", s.pce, [&](const engine::PceInfoStatus& p) {
     str("circuit_id", p.circuit_id);
