@@ -287,8 +287,7 @@ struct Validator {
     // comm_r = Poseidon2(comm_c, comm_r_last) (storage-proofs-porep stacked/vanilla/proof_scheme.rs
     // verify_all_partitions; the circuit checks the same).
     if (comm_c.value && comm_r_last.value) {
-      const Fr h = gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(*comm_c.value), to_fr(*comm_r_last.value)});
-      if (to_bytes(h) != c1.comm_r)
+      if (comm_r_from(*comm_c.value, *comm_r_last.value) != c1.comm_r)
         root.field("comm_r").fail("is not Poseidon(comm_c, comm_r_last) of the vanilla proofs");
     }
   }

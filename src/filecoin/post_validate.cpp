@@ -9,7 +9,6 @@
 #include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/post_error.hpp"
-#include "gadgets/poseidon_native.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
@@ -91,7 +90,7 @@ struct ProofChecker {
     const JsonPath sp_path = sectors.at(0);
     canonical(sp.comm_c, sp_path.field("comm_c"));
     canonical(sp.comm_r_last, sp_path.field("comm_r_last"));
-    if (to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(sp.comm_c), to_fr(sp.comm_r_last)})) != p.comm_r) {
+    if (comm_r_from(sp.comm_c, sp.comm_r_last) != p.comm_r) {
       fail(root.field("comm_r"), "is not Poseidon(comm_c, comm_r_last) of the sector proof");
     }
     const RegisteredPostProof& rp = *ctx.proof;
