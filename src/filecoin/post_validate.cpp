@@ -14,10 +14,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-const char* variant_name(MerkleShape s) {
-  return s == MerkleShape::kSingle ? "Single" : s == MerkleShape::kSub ? "Sub" : "Top";
-}
-
 // One proof's checks; `fail` carries the proof's position and sector.
 struct ProofChecker {
   const PostRequestContext& ctx;
@@ -56,10 +52,10 @@ struct ProofChecker {
     const MerkleShape want = s.top_arity ? MerkleShape::kTop : s.sub_arity ? MerkleShape::kSub : MerkleShape::kSingle;
     const JsonPath data = at.field("data");
     if (mp.shape != want) {
-      fail(data, std::string("expected a ") + variant_name(want) + " proof for tree R of " +
-                     std::string(ctx.proof->name) + ", got " + variant_name(mp.shape));
+      fail(data, std::string("expected a ") + merkle_variant_name(want) + " proof for tree R of " +
+                     std::string(ctx.proof->name) + ", got " + merkle_variant_name(mp.shape));
     }
-    const JsonPath d = data.field(variant_name(mp.shape));
+    const JsonPath d = data.field(merkle_variant_name(mp.shape));
     const JsonPath base = d.field(mp.shape == MerkleShape::kSingle ? "path" : "base_proof");
     path(mp.base, s.base_path_levels(), s.base_arity, base);
     if (mp.shape != MerkleShape::kSingle) path(mp.sub, 1, s.sub_arity, d.field("sub_proof"));

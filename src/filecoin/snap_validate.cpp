@@ -13,10 +13,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-const char* variant_name(MerkleShape s) {
-  return s == MerkleShape::kSingle ? "Single" : s == MerkleShape::kSub ? "Sub" : "Top";
-}
-
 uint32_t h_of(const SnapRequestContext& ctx) {
   return ctx.h == 0 ? ctx.shape.h_default() : ctx.h;
 }
@@ -61,10 +57,10 @@ struct PartitionChecker {
     const MerkleShape want = s.top_arity ? MerkleShape::kTop : s.sub_arity ? MerkleShape::kSub : MerkleShape::kSingle;
     const JsonPath data = at.field("data");
     if (mp.shape != want) {
-      fail(data, std::string("expected a ") + variant_name(want) + " proof for tree R of " + ctx.shape.describe() +
-                     ", got " + variant_name(mp.shape));
+      fail(data, std::string("expected a ") + merkle_variant_name(want) + " proof for tree R of " +
+                     ctx.shape.describe() + ", got " + merkle_variant_name(mp.shape));
     }
-    const JsonPath d = data.field(variant_name(mp.shape));
+    const JsonPath d = data.field(merkle_variant_name(mp.shape));
     const auto base_arity = static_cast<uint32_t>(s.base_arity);
     levels(mp.base, s.base_path_length(ctx.shape.nodes), base_arity,
            d.field(mp.shape == MerkleShape::kSingle ? "path" : "base_proof"));
@@ -88,7 +84,7 @@ struct PartitionChecker {
     const SnapCircuitShape& s = ctx.shape;
     const JsonPath data = at.field("data");
     if (mp.shape != MerkleShape::kSingle) {
-      fail(data, std::string("expected a Single proof for the binary tree D, got ") + variant_name(mp.shape));
+      fail(data, std::string("expected a Single proof for the binary tree D, got ") + merkle_variant_name(mp.shape));
     }
     const JsonPath d = data.field("Single");
     const JsonPath ip = d.field("path");
