@@ -1,12 +1,20 @@
-# Helpers for the end-to-end test scripts (sourced, not run). The script sets `tmp` (a scratch
-# directory), `daemon` (the cuzk-daemon binary) and `fail=0` first; then:
+# Helpers for the end-to-end test scripts (sourced, not run). The script sources it after `set -u`
+# with its own arguments, PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench; that sets `cuzk`,
+# `daemon`, `bench`, `fail=0`, `tmp` (a scratch directory, kept when KEEP is set for a look
+# afterwards) and an EXIT trap that kills a daemon still running and removes $tmp. Then:
 #   run WANT_RC LOG CMD...   runs CMD, output to LOG; a different exit code fails the test
 #   expect_in LOG TEXT WHAT  LOG must contain TEXT
 #   start_daemon             a daemon on $sock with $tmp/cuzk.toml and $tmp/data, waits for it
 #   stop_daemon              SIGTERM; it must drain and exit 0
-# The caller's EXIT trap should kill "$pid" when it is set.
-sock="unix://$tmp/run/cuzk.sock"
+#   finish NAME              "NAME passed", or "NAME FAILED" and exit 1 after any failure
+cuzk=$1
+daemon=$2
+bench=$3
+fail=0
+tmp=$(mktemp -d)
 pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+sock="unix://$tmp/run/cuzk.sock"
 
 run() {
   local want=$1 log=$2
@@ -42,4 +50,12 @@ stop_daemon() {
   wait "$pid" || rc=$?
   pid=
   [ "$rc" -eq 0 ] || { echo "FAIL: the daemon exited $rc after SIGTERM"; tail -20 "$tmp/daemon.log"; fail=1; }
+}
+
+finish() {
+  if [ "$fail" -ne 0 ]; then
+    echo "$1 FAILED"
+    exit 1
+  fi
+  echo "$1 passed"
 }

@@ -11,14 +11,7 @@
 #     refused (exit 2, the field named, no proof).
 # Usage: porep_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
-cuzk=$1
-daemon=$2
-bench=$3
-fail=0
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-source "$(dirname "$0")/e2e_lib.sh"
+source "$(dirname "$0")/e2e_lib.sh" "$@"
 t0=$(date +%s)
 run 0 "$tmp/seal.log" "$cuzk" seal --sector-size 2KiB --random --rng-seed 11 --out "$tmp/c1.json"
 run 0 "$tmp/seal2.log" "$cuzk" seal --sector-size 2KiB --random --rng-seed 12 --wrapper --out "$tmp/c1-other.json"
@@ -122,8 +115,4 @@ echo "$batch_out" | grep -q '"proofs": *[1-9]' && { echo "FAIL: batch with a fli
 stop_daemon
 echo "daemon: $(( $(date +%s) - t2 )) s"
 
-if [ "$fail" -ne 0 ]; then
-  echo "PoRep e2e test FAILED"
-  exit 1
-fi
-echo "PoRep e2e test passed"
+finish "PoRep e2e test"

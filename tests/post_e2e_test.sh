@@ -21,14 +21,7 @@
 #   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
 # Usage: post_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
-cuzk=$1
-daemon=$2
-bench=$3
-fail=0
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-source "$(dirname "$0")/e2e_lib.sh"
+source "$(dirname "$0")/e2e_lib.sh" "$@"
 t0=$(date +%s)
 run 0 "$tmp/window-gen.log" "$cuzk" post vanilla --kind window --sector-size 2KiB --sectors 2 --first-sector 7 \
   --rng-seed 5 --out "$tmp/window.json"
@@ -148,8 +141,4 @@ for kind in window winning; do
 done
 stop_daemon
 echo "daemon: $(($(date +%s) - t1)) s"
-if [ "$fail" -ne 0 ]; then
-  echo "PoSt e2e test FAILED"
-  exit 1
-fi
-echo "PoSt e2e test passed"
+finish "PoSt e2e test"

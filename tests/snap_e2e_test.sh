@@ -12,14 +12,7 @@
 #     refuses the tampered file, writing nothing; `cuzk pce extract --circuit snap:2KiB`.
 # Usage: snap_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
 set -u
-cuzk=$1
-daemon=$2
-bench=$3
-fail=0
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-source "$(dirname "$0")/e2e_lib.sh"
+source "$(dirname "$0")/e2e_lib.sh" "$@"
 t0=$(date +%s)
 run 0 "$tmp/seal.log" "$cuzk" seal --sector-size 2KiB --random --cache "$tmp/sealed" --out "$tmp/c1.json"
 run 0 "$tmp/encode.log" "$cuzk" snap encode --cache "$tmp/sealed" --random --rng-seed 4 --out "$tmp/upd"
@@ -87,8 +80,4 @@ run 0 "$tmp/extract.log" "$cuzk" pce extract --circuit snap:2KiB -o "$tmp/snap2k
 expect_in "$tmp/extract.log" '"constraints": *1705044' "pce extract --circuit snap:2KiB rows"
 cmp -s "$tmp/snap2k.pce" "$tmp/data/pce/snap_2KiB.pce" || { echo "FAIL: the extracted PCE is not the daemon's"; fail=1; }
 echo "total: $(($(date +%s) - t0)) s"
-if [ "$fail" -ne 0 ]; then
-  echo "SnapDeals e2e test FAILED"
-  exit 1
-fi
-echo "SnapDeals e2e test passed"
+finish "SnapDeals e2e test"

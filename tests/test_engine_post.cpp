@@ -10,6 +10,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/request_decoder.hpp"
+#include "engine_request_fixture.hpp"
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/replica_id.hpp"
 #include "post_fixture.hpp"
@@ -20,18 +21,6 @@ namespace {
 using namespace cuzk;
 using namespace cuzk::engine;
 using filecoin::Bytes32;
-
-Config config(const std::string& dir, bool allow_test_keys) {
-  Config c;
-  c.daemon.data_dir = dir;
-  c.srs.allow_test_keys = allow_test_keys;
-  EXPECT_TRUE(c.finalize().ok());
-  return c;
-}
-
-std::string bytes(const std::vector<uint8_t>& v) {
-  return std::string(v.begin(), v.end());
-}
 
 // Valid 2 KiB proofs over random trees R (post_fixture.hpp), as a request carries them.
 struct PostRequests {
@@ -45,10 +34,10 @@ struct PostRequests {
     r.kind = ProofKind::WindowPostPartition;
     r.registered_proof = proof.id;
     r.miner_id = 1000;
-    r.randomness = bytes({randomness.begin(), randomness.end()});
+    r.randomness = test::bytes(randomness);
     for (uint32_t i = 0; i < sectors; ++i) {
-      r.vanilla_proofs.push_back(
-          bytes(filecoin::to_bincode(filecoin::build_post_sector_proof(proof, tree, comm_c, 1 + i, randomness, i))));
+      r.vanilla_proofs.push_back(test::bytes(
+          filecoin::to_bincode(filecoin::build_post_sector_proof(proof, tree, comm_c, 1 + i, randomness, i))));
     }
     return r;
   }
@@ -58,16 +47,16 @@ struct PostRequests {
     r.kind = ProofKind::WinningPost;
     r.registered_proof = proof.id;
     r.miner_id = miner_id;
-    r.randomness = bytes({randomness.begin(), randomness.end()});
+    r.randomness = test::bytes(randomness);
     r.vanilla_proofs.push_back(
-        bytes(filecoin::to_bincode(filecoin::build_post_sector_proof(proof, tree, comm_c, 5, randomness, 0))));
+        test::bytes(filecoin::to_bincode(filecoin::build_post_sector_proof(proof, tree, comm_c, 5, randomness, 0))));
     return r;
   }
 };
 
 TEST(EnginePost, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), true));
+  const CircuitRegistry registry(test::engine_config(dir.str(), true));
   const DecodeContext ctx{registry, {}};
   const PostRequests p;
   for (const bool winning : {false, true}) {
@@ -91,7 +80,7 @@ TEST(EnginePost, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
 
 TEST(EnginePost, BadRequestsAreRefusedNamingTheField) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), true));
+  const CircuitRegistry registry(test::engine_config(dir.str(), true));
   const DecodeContext ctx{registry, {}};
   const PostRequests p;
   auto expect_invalid = [&](ProofRequest r, const std::string& needle) {
@@ -156,7 +145,7 @@ TEST(EnginePost, BadRequestsAreRefusedNamingTheField) {
 
 TEST(EnginePost, WithoutTestKeysTheOfficialParameterFileIsNamed) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), false));
+  const CircuitRegistry registry(test::engine_config(dir.str(), false));
   for (const char* id : {"window-post:2KiB", "winning-post:32GiB"}) {
     auto d = registry.find(id);
     ASSERT_FALSE(d.ok());
@@ -187,7 +176,7 @@ TEST(EnginePost, DefaultPrioritiesPutDeadlinesFirst) {
 // which knows priorities, not kinds.
 TEST(EnginePost, ACriticalRequestOvertakesQueuedPartitions) {
   test::TempDir dir;
-  Config cfg = config(dir.str(), true);
+  Config cfg = test::engine_config(dir.str(), true);
   cfg.prover.workers = 1;
   cfg.synthesis.workers = 2;
   cfg.synthesis.lookahead = 16;

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "engine/request_decoder.hpp"
+#include "engine_request_fixture.hpp"
 #include "filecoin/parameter_files.hpp"
 #include "filecoin/registered_update_proof.hpp"
 #include "filecoin/snap_synthetic.hpp"
@@ -17,18 +18,6 @@ namespace {
 using namespace cuzk;
 using namespace cuzk::engine;
 
-Config config(const std::string& dir, bool allow_test_keys) {
-  Config c;
-  c.daemon.data_dir = dir;
-  c.srs.allow_test_keys = allow_test_keys;
-  EXPECT_TRUE(c.finalize().ok());
-  return c;
-}
-
-std::string bytes(std::span<const uint8_t> v) {
-  return std::string(v.begin(), v.end());
-}
-
 // A valid request from a synthetic set (snap_synthetic.hpp): 2 KiB (one partition) by default;
 // another seed gives another sector.
 ProofRequest snap_request(uint64_t seed = 3, uint64_t sector_size = 2048) {
@@ -37,16 +26,16 @@ ProofRequest snap_request(uint64_t seed = 3, uint64_t sector_size = 2048) {
   ProofRequest r;
   r.kind = ProofKind::SnapDealsUpdate;
   r.registered_proof = filecoin::update_proof_of_size(sector_size).id;
-  r.comm_r_old = bytes(set.context.comm_r_old);
-  r.comm_d_new = bytes(set.context.comm_d_new);
-  r.comm_r_new = bytes(set.context.comm_r_new);
-  for (const auto& p : set.proofs) r.vanilla_proofs.push_back(bytes(filecoin::to_bincode(p)));
+  r.comm_r_old = test::bytes(set.context.comm_r_old);
+  r.comm_d_new = test::bytes(set.context.comm_d_new);
+  r.comm_r_new = test::bytes(set.context.comm_r_new);
+  for (const auto& p : set.proofs) r.vanilla_proofs.push_back(test::bytes(filecoin::to_bincode(p)));
   return r;
 }
 
 TEST(EngineSnap, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), true));
+  const CircuitRegistry registry(test::engine_config(dir.str(), true));
   const DecodeContext ctx{registry, {}};
   ProofRequest r = snap_request();
   const std::string comm_r_old = r.comm_r_old;
@@ -73,7 +62,7 @@ TEST(EngineSnap, AValidRequestDecodesToItsCircuitAndTheVerifiersInputs) {
 // against its own index.
 TEST(EngineSnap, EveryPartitionIsAPayloadWithItsOwnInputs) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), true));
+  const CircuitRegistry registry(test::engine_config(dir.str(), true));
   const DecodeContext ctx{registry, {}};
   const ProofRequest good = snap_request(3, 8 << 20);
   ProofRequest r = good;
@@ -103,7 +92,7 @@ TEST(EngineSnap, EveryPartitionIsAPayloadWithItsOwnInputs) {
 
 TEST(EngineSnap, BadRequestsAreRefusedNamingTheField) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), true));
+  const CircuitRegistry registry(test::engine_config(dir.str(), true));
   const DecodeContext ctx{registry, {}};
   const ProofRequest good = snap_request();
   auto expect_invalid = [&](ProofRequest r, const std::string& needle) {
@@ -169,7 +158,7 @@ TEST(EngineSnap, BadRequestsAreRefusedNamingTheField) {
 
 TEST(EngineSnap, WithoutTestKeysTheOfficialFileIsNamed) {
   test::TempDir dir;
-  const CircuitRegistry registry(config(dir.str(), false));
+  const CircuitRegistry registry(test::engine_config(dir.str(), false));
   const DecodeContext ctx{registry, {}};
   ProofRequest r = snap_request();
   auto d = decode_request(r, ctx);
@@ -185,7 +174,7 @@ TEST(EngineSnap, WithoutTestKeysTheOfficialFileIsNamed) {
       "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194";
   ASSERT_NE(filecoin::find_official_parameter_file(stem + ".params"), nullptr);
   dir.write("params/" + stem + ".params", "x");
-  const CircuitRegistry with_file(config(dir.str(), false));
+  const CircuitRegistry with_file(test::engine_config(dir.str(), false));
   auto def = with_file.find("snap:2KiB");
   ASSERT_TRUE(def.ok()) << def.error();
   EXPECT_FALSE(def->test_setup);

@@ -46,10 +46,6 @@ std::vector<AllocatedNum> alloc_nums(TestCS& cs, const std::vector<Fr>& v, const
   return out;
 }
 
-std::string shape_name(const MerkleShape& s) {
-  return std::to_string(s.base_arity) + "-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
-}
-
 // filecoin-hashers src/poseidon.rs test_poseidon_hasher: a binary tree over leaves [1, 0, 0, 1];
 // node(1, 0) and the root (filecoin-circuits.md section 6), through the native tree.
 TEST(PoseidonHasher, FilecoinHashersTreeVector) {
@@ -151,21 +147,21 @@ TEST(PorPoseidon, ReferenceCounts) {
     RecordingCS rcs;
     por_circuit<PoseidonHasher>(rcs, Root::val(std::nullopt), AuthPath::blank(s, leaves), Root::val(std::nullopt),
                                 false);
-    EXPECT_EQ(rcs.num_constraints(), pc.constraints) << shape_name(s);
-    EXPECT_EQ(rcs.num_inputs(), 3u) << shape_name(s);
+    EXPECT_EQ(rcs.num_constraints(), pc.constraints) << s.name();
+    EXPECT_EQ(rcs.num_inputs(), 3u) << s.name();
 
     const MerkleTree<PoseidonHasher> tree(random_frs(rng, leaves), s);
     for (size_t i : {size_t{0}, leaves / 2 + 3, leaves - 1}) {
       const MerkleProof p = tree.prove(i);
-      ASSERT_TRUE(p.verify<PoseidonHasher>()) << shape_name(s) << " " << i;
+      ASSERT_TRUE(p.verify<PoseidonHasher>()) << s.name() << " " << i;
       TestCS cs;
       synthesize_por(cs, p, false);
-      EXPECT_EQ(cs.num_constraints(), pc.constraints) << shape_name(s);
+      EXPECT_EQ(cs.num_constraints(), pc.constraints) << s.name();
       ASSERT_EQ(cs.num_inputs(), 3u);
-      EXPECT_TRUE(cs.is_satisfied()) << shape_name(s) << " " << i;
+      EXPECT_TRUE(cs.is_satisfied()) << s.name() << " " << i;
       const std::vector<Fr> pub = por_public_inputs(i, tree.root());
-      EXPECT_EQ(cs.inputs()[1], pub[0]) << shape_name(s) << " " << i;
-      EXPECT_EQ(cs.inputs()[2], pub[1]) << shape_name(s) << " " << i;
+      EXPECT_EQ(cs.inputs()[1], pub[0]) << s.name() << " " << i;
+      EXPECT_EQ(cs.inputs()[2], pub[1]) << s.name() << " " << i;
     }
   }
 }
@@ -215,8 +211,8 @@ TEST(PorPoseidon, CircuitRootEqualsNativeRoot) {
     climb(p.base, s.base_arity);
     climb(p.sub, s.sub_arity);
     climb(p.top, s.top_arity);
-    EXPECT_EQ(cur.value(), tree.root()) << shape_name(s);
-    EXPECT_TRUE(cs.is_satisfied()) << shape_name(s);
+    EXPECT_EQ(cur.value(), tree.root()) << s.name();
+    EXPECT_TRUE(cs.is_satisfied()) << s.name();
   }
 }
 
@@ -233,7 +229,7 @@ TEST(PorPoseidon, CorruptedPathRejected) {
       TestCS cs;
       synthesize_por(cs, bad, false);
       EXPECT_EQ(cs.which_is_unsatisfied(), std::optional<std::string>("enforce root is correct"))
-          << shape_name(s) << " " << level;
+          << s.name() << " " << level;
     }
     for (std::vector<MerklePathLevel> MerkleProof::*part : {&MerkleProof::sub, &MerkleProof::top}) {
       if ((p.*part).empty()) continue;
@@ -241,7 +237,7 @@ TEST(PorPoseidon, CorruptedPathRejected) {
       (bad.*part)[0].siblings[0] += Fr::one();
       TestCS cs;
       synthesize_por(cs, bad, false);
-      EXPECT_FALSE(cs.is_satisfied()) << shape_name(s);
+      EXPECT_FALSE(cs.is_satisfied()) << s.name();
     }
     MerkleProof wrong_root = p;
     wrong_root.root += Fr::one();
@@ -258,12 +254,12 @@ TEST(PorPoseidon, CorruptedPathRejected) {
       if (cs.name_of(v).find("index bit") == std::string::npos) continue;
       const Fr old = cs.value_of(v);
       cs.set_value(v, old.is_zero() ? Fr::one() : Fr::zero());
-      EXPECT_FALSE(cs.is_satisfied()) << shape_name(s) << " " << cs.name_of(v);
+      EXPECT_FALSE(cs.is_satisfied()) << s.name() << " " << cs.name_of(v);
       cs.set_value(v, old);
       ++flipped;
     }
     // One bit per binary digit of the leaf index: log2(64 · base_tree_count).
-    EXPECT_EQ(flipped, static_cast<size_t>(std::countr_zero(64 * s.base_tree_count()))) << shape_name(s);
+    EXPECT_EQ(flipped, static_cast<size_t>(std::countr_zero(64 * s.base_tree_count()))) << s.name();
     ASSERT_TRUE(cs.is_satisfied());
     cs.set_value(Variable::aux(0), cs.value_of(Variable::aux(0)) + Fr::one());
     EXPECT_FALSE(cs.is_satisfied());

@@ -37,6 +37,7 @@
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
 #include "post_cli.hpp"
+#include "proofs_cli.hpp"
 #include "prover_cli.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "snap_cli.hpp"
@@ -242,10 +243,7 @@ int prove_params_cmd(const Groth16Options& o) {
   if (json_out) {
     write_file_atomically(o.proof, groth16::write_snarkjs_proof(proofs[0]));
   } else {
-    const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
-    AtomicFile f(o.proof);
-    f.write(std::as_bytes(std::span(bytes)));
-    f.commit();
+    write_proofs(o.proof, proofs);
   }
   if (!o.public_json.empty()) {
     // One proof: snarkjs's public.json. Several: a JSON array of such arrays, in proof order.
@@ -277,8 +275,7 @@ int run_verify(const Groth16Options& o) {
   if (ends_with(o.proof, ".json")) {
     proof = must(groth16::load_snarkjs_proof(o.proof));
   } else {
-    const std::string bytes = read_text(o.proof);
-    auto proofs = must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
+    const std::vector<groth16::Proof> proofs = read_proofs(o.proof);
     if (proofs.size() > 1) {
       // Several proofs (partitions): public.json is an array of per-proof arrays; one batch check.
       const auto outer = nlohmann::json::parse(read_text(o.public_json), nullptr, false);

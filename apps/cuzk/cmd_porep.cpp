@@ -15,15 +15,14 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "groth16/params_file.hpp"
-#include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "porep_cli.hpp"
+#include "proofs_cli.hpp"
 #include "prover_cli.hpp"
-#include "util/atomic_file.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
 
@@ -135,19 +134,14 @@ int porep_prove(const Groth16Options& o) {
               << " (challenges from its seed, parents from the SDR graph); nothing written\n";
     return 1;
   }
-  const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
-  {
-    AtomicFile f(o.proof);
-    f.write(std::as_bytes(std::span(bytes)));
-    f.commit();
-  }
+  const size_t proof_bytes = write_proofs(o.proof, proofs);
   const double total_s = since(t0);
   if (o.json) {
     nlohmann::ordered_json j;
     j["registered_proof"] = std::string(proof.name);
     j["backend"] = be->name();
     j["partitions"] = parts.size();
-    j["proof_bytes"] = bytes.size();
+    j["proof_bytes"] = proof_bytes;
     j["proof"] = o.proof;
     j["verified"] = true;
     j["seconds"] = {{"c1", c1_s},           {"pce", pce_s},       {"params", params_s}, {"witness", witness_s},
@@ -155,7 +149,7 @@ int porep_prove(const Groth16Options& o) {
     std::cout << j.dump(2) << "\n";
   } else if (!o.quiet) {
     std::printf("OK: %zu partition proof(s) of %s, %zu bytes, verified, written to %s (%.2f s)\n", parts.size(),
-                std::string(proof.name).c_str(), bytes.size(), o.proof.c_str(), total_s);
+                std::string(proof.name).c_str(), proof_bytes, o.proof.c_str(), total_s);
   }
   if (o.verbose) {
     std::fprintf(stderr,
@@ -176,9 +170,7 @@ int porep_verify(const Groth16Options& o) {
   const filecoin::SealCommitPhase1Output& c1 = w.c1;
   const std::vector<uint32_t> parts = selected_partitions(o, *c1.registered_proof);
   const groth16::VerifyingKey vk = must(groth16::read_vk(o.vk));
-  const std::string bytes = read_text(o.proof);
-  const std::vector<groth16::Proof> proofs =
-      must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
+  const std::vector<groth16::Proof> proofs = read_proofs(o.proof);
   if (proofs.size() != parts.size()) {
     throw std::runtime_error(o.proof + ": " + std::to_string(proofs.size()) + " proof(s), expected " +
                              std::to_string(parts.size()) + " (one per partition)");

@@ -14,15 +14,14 @@
 #include "filecoin/post_validate.hpp"
 #include "filecoin/replica_id.hpp"
 #include "groth16/params_file.hpp"
-#include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "post_cli.hpp"
+#include "proofs_cli.hpp"
 #include "prover_cli.hpp"
-#include "util/atomic_file.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
 
@@ -86,10 +85,7 @@ int post_prove(const Groth16Options& o) {
               << "; nothing written\n";
     return 1;
   }
-  const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
-  AtomicFile f(o.proof);
-  f.write(std::as_bytes(std::span(bytes)));
-  f.commit();
+  write_proofs(o.proof, proofs);
   if (o.json) {
     nlohmann::ordered_json j;
     j["registered_proof"] = std::string(proof.name);
@@ -108,20 +104,11 @@ int post_prove(const Groth16Options& o) {
 int post_verify(const Groth16Options& o) {
   const LoadedPost l = load_post(o.post);
   const groth16::VerifyingKey vk = must(groth16::read_vk(o.vk));
-  const std::string bytes = read_text(o.proof);
-  const std::vector<groth16::Proof> proofs =
-      must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
+  const std::vector<groth16::Proof> proofs = read_proofs(o.proof);
   if (proofs.size() != 1) {
     throw std::runtime_error(o.proof + ": " + std::to_string(proofs.size()) + " proofs; a PoSt partition has one");
   }
-  const bool ok = must(groth16::verify_batch(groth16::prepare(vk), proofs, std::vector<std::vector<Fr>>{l.inputs}));
-  if (o.json) {
-    std::cout << nlohmann::ordered_json{{"valid", ok}, {"registered_proof", std::string(l.file.proof->name)}}.dump(2)
-              << "\n";
-  } else if (!o.quiet) {
-    std::printf("%s\n", ok ? "OK: the PoSt proof is valid" : "INVALID: the PoSt proof does not verify");
-  }
-  return ok ? 0 : 1;
+  return verify_and_report(o, vk, proofs, std::vector<std::vector<Fr>>{l.inputs}, l.file.proof->name, "PoSt");
 }
 
 }  // namespace cuzk::cli

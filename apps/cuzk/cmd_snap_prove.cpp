@@ -11,15 +11,14 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/snap_synthesis.hpp"
 #include "groth16/params_file.hpp"
-#include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "params_cli.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
+#include "proofs_cli.hpp"
 #include "prover_cli.hpp"
 #include "snap_cli.hpp"
-#include "util/atomic_file.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
 
@@ -88,8 +87,7 @@ int snap_prove(const Groth16Options& o) {
               << "; nothing written\n";
     return 1;
   }
-  const std::vector<uint8_t> bytes = groth16::encode_proofs(proofs);
-  write_file_atomically(o.proof, std::as_bytes(std::span(bytes)));
+  write_proofs(o.proof, proofs);
   if (o.json) {
     nlohmann::ordered_json j;
     j["registered_proof"] = std::string(proof.name);
@@ -109,22 +107,13 @@ int snap_prove(const Groth16Options& o) {
 int snap_verify(const Groth16Options& o) {
   const LoadedSnap l = load_snap(o.snap);
   const groth16::VerifyingKey vk = must(groth16::read_vk(o.vk));
-  const std::string bytes = read_text(o.proof);
-  const std::vector<groth16::Proof> proofs =
-      must(groth16::decode_proofs(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
+  const std::vector<groth16::Proof> proofs = read_proofs(o.proof);
   if (proofs.size() != l.inputs.size()) {
     throw std::runtime_error(o.proof + ": " + std::to_string(proofs.size()) + " proofs; " +
                              std::string(l.file.proof->name) + " has " + std::to_string(l.inputs.size()) +
                              " partitions (192 bytes each, in partition order)");
   }
-  const bool ok = must(groth16::verify_batch(groth16::prepare(vk), proofs, l.inputs));
-  if (o.json) {
-    std::cout << nlohmann::ordered_json{{"valid", ok}, {"registered_proof", std::string(l.file.proof->name)}}.dump(2)
-              << "\n";
-  } else if (!o.quiet) {
-    std::printf("%s\n", ok ? "OK: the SnapDeals proof is valid" : "INVALID: the SnapDeals proof does not verify");
-  }
-  return ok ? 0 : 1;
+  return verify_and_report(o, vk, proofs, l.inputs, l.file.proof->name, "SnapDeals");
 }
 
 }  // namespace cuzk::cli

@@ -1,6 +1,7 @@
 #include "engine/circuit_registry.hpp"
 
 #include <filesystem>
+#include <utility>
 
 #include "filecoin/registered_proof.hpp"
 #include "util/quote.hpp"
@@ -42,7 +43,11 @@ std::string CircuitRegistry::snap_id(const filecoin::RegisteredUpdateProof& proo
   return filecoin::snap_circuit_id(proof);
 }
 
-void CircuitRegistry::set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const {
+CircuitDef CircuitRegistry::filecoin_def(std::string id, CircuitSource source, const std::string& official_stem) const {
+  CircuitDef d;
+  d.id = std::move(id);
+  d.source = source;
+  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
   const std::string official = param_dir_ + "/" + official_stem;
   std::error_code ec;
   if (std::filesystem::exists(official + ".params", ec)) {
@@ -54,35 +59,6 @@ void CircuitRegistry::set_filecoin_keys(CircuitDef& d, const std::string& offici
     d.vk_path = param_dir_ + "/" + file_stem(d.id) + ".vk";
     d.test_setup = true;
   }
-}
-
-CircuitDef CircuitRegistry::porep_def(uint64_t sector_size) const {
-  CircuitDef d;
-  d.id = porep_id(sector_size);
-  d.source = CircuitSource::Porep;
-  d.porep_sector_size = sector_size;
-  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
-  set_filecoin_keys(d, filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(sector_size)));
-  return d;
-}
-
-CircuitDef CircuitRegistry::post_def(const filecoin::RegisteredPostProof& proof) const {
-  CircuitDef d;
-  d.id = post_id(proof);
-  d.source = CircuitSource::Post;
-  d.post_proof = &proof;
-  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
-  set_filecoin_keys(d, filecoin::post_parameter_file_stem(proof));
-  return d;
-}
-
-CircuitDef CircuitRegistry::snap_def(const filecoin::RegisteredUpdateProof& proof) const {
-  CircuitDef d;
-  d.id = snap_id(proof);
-  d.source = CircuitSource::Snap;
-  d.update_proof = &proof;
-  d.pce_path = pce_dir_ + "/" + file_stem(d.id) + ".pce";
-  set_filecoin_keys(d, filecoin::update_parameter_file_stem(proof));
   return d;
 }
 
@@ -97,17 +73,20 @@ std::optional<Result<CircuitDef>> CircuitRegistry::find_filecoin(const std::stri
   try {
     const uint64_t size = filecoin::parse_sector_size(id.substr(colon + 1));
     if (prefix == "porep") {
-      d = porep_def(size);
       official = filecoin::porep_parameter_file_stem(filecoin::default_seal_proof(size));
+      d = filecoin_def(porep_id(size), CircuitSource::Porep, official);
+      d.porep_sector_size = size;
     } else if (prefix == "snap") {
       const filecoin::RegisteredUpdateProof& update = filecoin::update_proof_of_size(size);
-      d = snap_def(update);
       official = filecoin::update_parameter_file_stem(update);
+      d = filecoin_def(snap_id(update), CircuitSource::Snap, official);
+      d.update_proof = &update;
     } else {
       const auto type = prefix == "window-post" ? filecoin::PostType::kWindow : filecoin::PostType::kWinning;
       const filecoin::RegisteredPostProof& post = filecoin::default_post_proof(type, size);
-      d = post_def(post);
       official = filecoin::post_parameter_file_stem(post);
+      d = filecoin_def(post_id(post), CircuitSource::Post, official);
+      d.post_proof = &post;
     }
   } catch (const std::exception& e) {
     return make_error("circuit id " + short_quote(id) + ": " + e.what());

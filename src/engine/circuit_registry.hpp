@@ -70,16 +70,11 @@ class CircuitRegistry {
 
  private:
   CircuitDef builtin_def(const std::string& id, const circuits::BuiltinSpec& spec) const;
-  // "porep:<size>": keys from the official parameter file in the parameter directory when it is
-  // there (filecoin's v28 name), else test-only keys cached there (find() refuses those unless
-  // srs.allow_test_keys).
-  CircuitDef porep_def(uint64_t sector_size) const;
-  // "window-post:<size>", "winning-post:<size>": the same rule, with the v28 PoSt file name.
-  CircuitDef post_def(const filecoin::RegisteredPostProof& proof) const;
-  // "snap:<size>": the same rule, with the v28 empty-sector-update file name.
-  CircuitDef snap_def(const filecoin::RegisteredUpdateProof& proof) const;
-  // Official keys when `official_stem`.params is in the parameter directory, else test-only ones.
-  void set_filecoin_keys(CircuitDef& d, const std::string& official_stem) const;
+  // A porep:/window-post:/winning-post:/snap: circuit (the caller sets which proof or size): its
+  // PCE cached in the PCE directory; keys from the official parameter file `official_stem`.params
+  // (filecoin's v28 name) when it is in the parameter directory, else test-only keys cached there
+  // (find() refuses those unless srs.allow_test_keys).
+  CircuitDef filecoin_def(std::string id, CircuitSource source, const std::string& official_stem) const;
   // A porep:/window-post:/winning-post:/snap: id, or nullopt when `id` has none of those prefixes.
   std::optional<Result<CircuitDef>> find_filecoin(const std::string& id) const;
 

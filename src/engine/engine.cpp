@@ -16,10 +16,6 @@ namespace cuzk::engine {
 
 namespace {
 
-double ms_since(Clock::time_point t0, Clock::time_point t1 = Clock::now()) {
-  return std::chrono::duration<double, std::milli>(t1 - t0).count();
-}
-
 std::string fresh_job_id() {
   SystemRng rng;
   static constexpr char kHex[] = "0123456789abcdef";

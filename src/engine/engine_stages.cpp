@@ -13,10 +13,6 @@ namespace {
 
 constexpr uint64_t kFinalizeBytes = 64 << 10;  // what a partition holds after its device stage
 
-double ms_since(Clock::time_point t0, Clock::time_point t1) {
-  return std::chrono::duration<double, std::milli>(t1 - t0).count();
-}
-
 }  // namespace
 
 void Engine::build_pipeline(unsigned synth_workers) {

@@ -18,6 +18,11 @@ namespace cuzk::engine {
 
 using Clock = std::chrono::steady_clock;
 
+// Milliseconds from t0 to t1 (a job's timings and timeline are in ms since it was submitted).
+inline double ms_since(Clock::time_point t0, Clock::time_point t1 = Clock::now()) {
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
 struct Job {
   std::string id, request_id;
   uint64_t seq = 0;

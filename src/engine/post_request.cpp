@@ -65,7 +65,7 @@ const filecoin::RegisteredPostProof* registered_proof_of(const ProofRequest& req
 }
 
 // The request's fields other than the proofs; "" when they are well formed.
-std::string check_fields(const ProofRequest& req) {
+std::string check_post_fields(const ProofRequest& req) {
   if (!req.vanilla_proof.empty()) return "PoSt takes vanilla_proofs (one per sector), not vanilla_proof";
   if (!req.witnesses.empty() || !req.partition_inputs.empty()) {
     return "PoSt computes its witness from vanilla_proofs: send no witnesses or partition_inputs";
@@ -84,7 +84,7 @@ Outcome<DecodedRequest> decode_post(ProofRequest& req, const DecodeContext& ctx)
   std::string why;
   const filecoin::RegisteredPostProof* rp = registered_proof_of(req, why);
   if (rp == nullptr) return invalid_request(why);
-  if (why = check_fields(req); !why.empty()) return invalid_request(why);
+  if (why = check_post_fields(req); !why.empty()) return invalid_request(why);
   filecoin::PostRequestContext pc;
   pc.proof = rp;
   std::memcpy(pc.randomness.data(), req.randomness.data(), pc.randomness.size());

@@ -33,7 +33,7 @@ class SnapPartitions final : public VanillaPartitions {
 };
 
 // The request's fields other than the proofs; "" when they are well formed.
-std::string check_fields(const ProofRequest& req) {
+std::string check_snap_fields(const ProofRequest& req) {
   if (!req.vanilla_proof.empty()) return "SnapDeals takes vanilla_proofs (one per partition), not vanilla_proof";
   if (!req.witnesses.empty() || !req.partition_inputs.empty()) {
     return "SnapDeals computes its witness from vanilla_proofs: send no witnesses or partition_inputs";
@@ -66,7 +66,7 @@ Outcome<DecodedRequest> decode_snap(ProofRequest& req, const DecodeContext& ctx)
     return invalid_request("sector_size " + std::to_string(req.sector_size) + " does not match registered_proof " +
                            std::string(rp->name) + " (" + std::to_string(rp->sector_size) + " bytes)");
   }
-  if (std::string why = check_fields(req); !why.empty()) return invalid_request(why);
+  if (std::string why = check_snap_fields(req); !why.empty()) return invalid_request(why);
   filecoin::SnapRequestContext sc;
   sc.shape = filecoin::SnapCircuitShape::of(rp->sector_size);
   std::memcpy(sc.comm_r_old.data(), req.comm_r_old.data(), 32);

@@ -19,6 +19,18 @@ struct PathElement {
   uint64_t index = 0;           // the node's position among its siblings, < arity
 };
 enum class MerkleShape { kSingle, kSub, kTop };
+// The variant's serde name, "Single", "Sub" or "Top" (in JSON paths and messages).
+inline const char* merkle_variant_name(MerkleShape s) {
+  switch (s) {
+    case MerkleShape::kSingle:
+      return "Single";
+    case MerkleShape::kSub:
+      return "Sub";
+    case MerkleShape::kTop:
+      return "Top";
+  }
+  return "?";
+}
 struct MerkleProof {
   MerkleShape shape = MerkleShape::kSingle;
   Bytes32 root{};

@@ -37,7 +37,7 @@ class Builder {
     c1.ticket = random_bytes();
     c1.seed = random_bytes();
     c1.replica_id = replica_id(prover_id_from_actor_id(1000), 7, c1.ticket, c1.comm_d, porep_id(rp_));
-    c1.comm_r = to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(comm_c_), to_fr(comm_r_last_)}));
+    c1.comm_r = comm_r_from(comm_c_, comm_r_last_);
     for (uint32_t k = 0; k < rp_.partitions; ++k) {
       const std::vector<uint64_t> challenges = porep_challenges(rp_, c1.replica_id, c1.comm_r, c1.seed, k);
       std::vector<VanillaProof> part;

@@ -18,18 +18,6 @@ namespace {
 // labeling proofs carry them already repeated to 37.
 constexpr size_t kTotalParents = 37;
 
-const char* shape_name(MerkleShape s) {
-  switch (s) {
-    case MerkleShape::kSingle:
-      return "Single";
-    case MerkleShape::kSub:
-      return "Sub";
-    case MerkleShape::kTop:
-      return "Top";
-  }
-  return "?";
-}
-
 std::string plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -65,9 +53,10 @@ struct TreeShape {
 uint64_t check_merkle(const MerkleProof& mp, const TreeShape& t, const JsonPath& p, bool verify, TreeHasher hasher) {
   const JsonPath data = p.field("data");
   if (mp.shape != t.shape()) {
-    data.fail(std::string("expected a ") + shape_name(t.shape()) + " proof for this tree, got " + shape_name(mp.shape));
+    data.fail(std::string("expected a ") + merkle_variant_name(t.shape()) + " proof for this tree, got " +
+              merkle_variant_name(mp.shape));
   }
-  const JsonPath d = data.field(shape_name(mp.shape));
+  const JsonPath d = data.field(merkle_variant_name(mp.shape));
   if (mp.shape == MerkleShape::kSingle) {
     check_path(mp.base, t.base_levels, t.base_arity, d.field("path").field("path"));
   } else {
@@ -86,7 +75,7 @@ uint64_t check_merkle(const MerkleProof& mp, const TreeShape& t, const JsonPath&
 // Fails at the path of the proof's leaf-index digits (the base path).
 [[noreturn]] void fail_index(const MerkleProof& mp, const JsonPath& p, const std::string& problem) {
   const JsonPath data = p.field("data");
-  const JsonPath d = data.field(shape_name(mp.shape));
+  const JsonPath d = data.field(merkle_variant_name(mp.shape));
   (mp.shape == MerkleShape::kSingle ? d.field("path") : d.field("base_proof")).fail(problem);
 }
 
@@ -103,7 +92,7 @@ struct SharedRoot {
     }
     if (*value != mp.root) {
       p.field("data")
-          .field(shape_name(mp.shape))
+          .field(merkle_variant_name(mp.shape))
           .field("root")
           .fail(std::string("differs from the ") + what + " root of " + first_path + " (one tree per sector)");
     }
@@ -162,7 +151,7 @@ struct Validator {
     // Tree C's leaves are the Poseidon hashes (arity = layers) of the columns.
     if (to_bytes(gadgets::poseidon_hash(rows.size(), rows)) != cp.inclusion_proof.leaf) {
       ip.field("data")
-          .field(shape_name(cp.inclusion_proof.shape))
+          .field(merkle_variant_name(cp.inclusion_proof.shape))
           .field("leaf")
           .fail("is not the Poseidon hash of the column's rows");
     }
@@ -250,7 +239,7 @@ struct Validator {
       const Fr encoded = cx_rows.back() + to_fr(vp.comm_d_proofs.leaf);
       if (to_bytes(encoded) != vp.comm_r_last_proof.leaf) {
         rp_path.field("data")
-            .field(shape_name(vp.comm_r_last_proof.shape))
+            .field(merkle_variant_name(vp.comm_r_last_proof.shape))
             .field("leaf")
             .fail("is not the last layer's label plus the data leaf (the encoded node)");
       }
@@ -287,8 +276,7 @@ struct Validator {
     // comm_r = Poseidon2(comm_c, comm_r_last) (storage-proofs-porep stacked/vanilla/proof_scheme.rs
     // verify_all_partitions; the circuit checks the same).
     if (comm_c.value && comm_r_last.value) {
-      const Fr h = gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(*comm_c.value), to_fr(*comm_r_last.value)});
-      if (to_bytes(h) != c1.comm_r)
+      if (comm_r_from(*comm_c.value, *comm_r_last.value) != c1.comm_r)
         root.field("comm_r").fail("is not Poseidon(comm_c, comm_r_last) of the vanilla proofs");
     }
   }

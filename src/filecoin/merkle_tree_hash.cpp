@@ -24,6 +24,10 @@ Bytes32 poseidon_tree_node(std::span<const Bytes32> children) {
   return to_bytes(gadgets::poseidon_hash(in.size(), in));
 }
 
+Bytes32 comm_r_from(const Bytes32& comm_c, const Bytes32& comm_r_last) {
+  return to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(comm_c), to_fr(comm_r_last)}));
+}
+
 namespace {
 
 Bytes32 climb(Bytes32 node, const std::vector<PathElement>& path, TreeHasher hasher) {

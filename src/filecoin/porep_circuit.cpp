@@ -6,10 +6,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-std::string shape_name(const gadgets::MerkleShape& s) {
-  return std::to_string(s.base_arity) + "-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
-}
-
 gadgets::MerkleShape tree_d_shape() {
   return gadgets::MerkleShape{2, 0, 0};
 }
@@ -82,7 +78,7 @@ void PorepCircuitShape::validate() const {
 
 std::string PorepCircuitShape::describe() const {
   return std::to_string(nodes) + " nodes, " + std::to_string(layers) + " layers, " + std::to_string(challenges) +
-         " challenge(s), tree " + shape_name(tree);
+         " challenge(s), tree " + tree.name();
 }
 
 PorepCircuitWitness PorepCircuitWitness::blank(const PorepCircuitShape& shape) {
@@ -155,7 +151,7 @@ void check_path(const gadgets::AuthPath& path, const gadgets::MerkleShape& shape
   };
   if (path.shape.base_arity != shape.base_arity || path.shape.sub_arity != shape.sub_arity ||
       path.shape.top_arity != shape.top_arity) {
-    fail("has tree shape " + shape_name(path.shape) + ", the circuit needs " + shape_name(shape));
+    fail("has tree shape " + path.shape.name() + ", the circuit needs " + shape.name());
   }
   auto check_levels = [&](const std::vector<gadgets::PathElement>& levels, size_t expected, size_t arity,
                           const char* part) {

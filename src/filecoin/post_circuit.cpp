@@ -6,10 +6,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-std::string shape_name(const gadgets::MerkleShape& s) {
-  return std::to_string(s.base_arity) + "-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
-}
-
 std::vector<gadgets::PathElement> to_levels(const std::vector<PathElement>& levels) {
   std::vector<gadgets::PathElement> out;
   out.reserve(levels.size());
@@ -23,7 +19,7 @@ std::vector<gadgets::PathElement> to_levels(const std::vector<PathElement>& leve
   return out;
 }
 
-[[noreturn]] void fail(const std::string& what) {
+[[noreturn]] void fail_post_witness(const std::string& what) {
   throw std::invalid_argument("PoSt witness: " + what);
 }
 
@@ -31,15 +27,18 @@ void check_levels(const std::vector<gadgets::PathElement>& levels, size_t expect
                   size_t sector, size_t challenge) {
   const std::string where = "sector " + std::to_string(sector) + ", challenge " + std::to_string(challenge) + ": ";
   if (levels.size() != expected) {
-    fail(where + std::to_string(levels.size()) + " " + part + " levels, the circuit needs " + std::to_string(expected));
+    fail_post_witness(where + std::to_string(levels.size()) + " " + part + " levels, the circuit needs " +
+                      std::to_string(expected));
   }
   for (size_t i = 0; i < levels.size(); ++i) {
     if (levels[i].hashes.size() + 1 != arity) {
-      fail(where + part + " level " + std::to_string(i) + " has " + std::to_string(levels[i].hashes.size()) +
-           " siblings, arity " + std::to_string(arity) + " needs " + std::to_string(arity - 1));
+      fail_post_witness(where + part + " level " + std::to_string(i) + " has " +
+                        std::to_string(levels[i].hashes.size()) + " siblings, arity " + std::to_string(arity) +
+                        " needs " + std::to_string(arity - 1));
     }
     if (levels[i].index && *levels[i].index >= arity) {
-      fail(where + part + " level " + std::to_string(i) + " has index " + std::to_string(*levels[i].index));
+      fail_post_witness(where + part + " level " + std::to_string(i) + " has index " +
+                        std::to_string(*levels[i].index));
     }
   }
 }
@@ -86,7 +85,7 @@ void PostCircuitShape::validate() const {
 
 std::string PostCircuitShape::describe() const {
   return std::to_string(nodes) + " nodes, " + std::to_string(sectors) + " sector(s) x " + std::to_string(challenges) +
-         " challenge(s), tree " + shape_name(tree);
+         " challenge(s), tree " + tree.name();
 }
 
 PostCircuitWitness PostCircuitWitness::blank(const PostCircuitShape& shape) {
@@ -106,8 +105,9 @@ PostCircuitWitness post_circuit_witness(const PostCircuitShape& shape,
   for (const FallbackPostSectorProof& p : proofs) {
     for (const PostSectorProof& sp : p.sectors) {
       if (sp.inclusion_proofs.size() % shape.challenges != 0) {
-        fail("sector " + std::to_string(p.sector_id) + " has " + std::to_string(sp.inclusion_proofs.size()) +
-             " inclusion proofs, not a multiple of the circuit's " + std::to_string(shape.challenges) + " challenges");
+        fail_post_witness(
+            "sector " + std::to_string(p.sector_id) + " has " + std::to_string(sp.inclusion_proofs.size()) +
+            " inclusion proofs, not a multiple of the circuit's " + std::to_string(shape.challenges) + " challenges");
       }
       for (size_t first = 0; first < sp.inclusion_proofs.size(); first += shape.challenges) {
         PostSectorWitness s;
@@ -123,10 +123,10 @@ PostCircuitWitness post_circuit_witness(const PostCircuitShape& shape,
       }
     }
   }
-  if (w.sectors.empty()) fail("no sector proofs");
+  if (w.sectors.empty()) fail_post_witness("no sector proofs");
   if (w.sectors.size() > shape.sectors) {
-    fail(std::to_string(w.sectors.size()) + " circuit sectors, the circuit (" + shape.describe() + ") has " +
-         std::to_string(shape.sectors));
+    fail_post_witness(std::to_string(w.sectors.size()) + " circuit sectors, the circuit (" + shape.describe() +
+                      ") has " + std::to_string(shape.sectors));
   }
   // vanilla.rs / post_util.rs: "we duplicate the last one to pad the proof out".
   while (w.sectors.size() < shape.sectors) w.sectors.push_back(w.sectors.back());
@@ -138,22 +138,23 @@ namespace post_detail {
 
 void check_witness(const PostCircuitShape& shape, const PostCircuitWitness& w) {
   if (w.sectors.size() != shape.sectors) {
-    fail(std::to_string(w.sectors.size()) + " sectors, the circuit (" + shape.describe() + ") needs " +
-         std::to_string(shape.sectors));
+    fail_post_witness(std::to_string(w.sectors.size()) + " sectors, the circuit (" + shape.describe() + ") needs " +
+                      std::to_string(shape.sectors));
   }
   const size_t base_levels = shape.tree.base_path_length(shape.nodes);
   for (size_t i = 0; i < w.sectors.size(); ++i) {
     const PostSectorWitness& s = w.sectors[i];
     if (s.leaves.size() != shape.challenges || s.paths.size() != shape.challenges) {
-      fail("sector " + std::to_string(i) + " has " + std::to_string(s.leaves.size()) + " leaves and " +
-           std::to_string(s.paths.size()) + " paths, the circuit needs " + std::to_string(shape.challenges));
+      fail_post_witness("sector " + std::to_string(i) + " has " + std::to_string(s.leaves.size()) + " leaves and " +
+                        std::to_string(s.paths.size()) + " paths, the circuit needs " +
+                        std::to_string(shape.challenges));
     }
     for (size_t j = 0; j < s.paths.size(); ++j) {
       const gadgets::AuthPath& p = s.paths[j];
       if (p.shape.base_arity != shape.tree.base_arity || p.shape.sub_arity != shape.tree.sub_arity ||
           p.shape.top_arity != shape.tree.top_arity) {
-        fail("sector " + std::to_string(i) + ", challenge " + std::to_string(j) + ": tree shape " +
-             shape_name(p.shape) + ", the circuit needs " + shape_name(shape.tree));
+        fail_post_witness("sector " + std::to_string(i) + ", challenge " + std::to_string(j) + ": tree shape " +
+                          p.shape.name() + ", the circuit needs " + shape.tree.name());
       }
       check_levels(p.base, base_levels, shape.tree.base_arity, "base", i, j);
       check_levels(p.sub, shape.tree.sub_arity != 0 ? 1 : 0, shape.tree.sub_arity, "sub", i, j);

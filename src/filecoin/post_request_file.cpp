@@ -9,8 +9,9 @@ namespace cuzk::filecoin {
 
 namespace {
 
-constexpr const char* kFields[] = {"registered_proof", "miner_id", "randomness", "partition_index", "vanilla_proofs"};
-const RequestFileReader kReader("PoSt request file", kFields);
+constexpr const char* kPostFields[] = {"registered_proof", "miner_id", "randomness", "partition_index",
+                                       "vanilla_proofs"};
+const RequestFileReader kPostReader("PoSt request file", kPostFields);
 
 }  // namespace
 
@@ -24,29 +25,29 @@ std::string to_json(const PostRequestFile& f) {
 
 PostRequestFile parse_post_request_file(std::string_view json) {
   PostRequestFile f;
-  kReader.parse(json, [&](size_t i, simdjson::dom::element v, const std::string& key) {
+  kPostReader.parse(json, [&](size_t i, simdjson::dom::element v, const std::string& key) {
     switch (i) {
       case 0:
         try {
-          f.proof = &registered_post_proof(kReader.string(v, key));
+          f.proof = &registered_post_proof(kPostReader.string(v, key));
         } catch (const std::invalid_argument& e) {
-          kReader.fail(key, e.what());
+          kPostReader.fail(key, e.what());
         }
         break;
       case 1:
-        f.miner_id = kReader.u64(v, key);
+        f.miner_id = kPostReader.u64(v, key);
         break;
       case 2:
-        f.randomness = kReader.hex32(v, key);
+        f.randomness = kPostReader.hex32(v, key);
         break;
       case 3: {
-        const uint64_t p = kReader.u64(v, key);
-        if (p > std::numeric_limits<uint32_t>::max()) kReader.fail(key, "too large");
+        const uint64_t p = kPostReader.u64(v, key);
+        if (p > std::numeric_limits<uint32_t>::max()) kPostReader.fail(key, "too large");
         f.partition_index = static_cast<uint32_t>(p);
         break;
       }
       default:
-        f.vanilla_proofs = kReader.base64_array(v, key);
+        f.vanilla_proofs = kPostReader.base64_array(v, key);
     }
   });
   return f;

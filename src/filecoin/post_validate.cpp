@@ -9,15 +9,10 @@
 #include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/post_error.hpp"
-#include "gadgets/poseidon_native.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
 namespace {
-
-const char* variant_name(MerkleShape s) {
-  return s == MerkleShape::kSingle ? "Single" : s == MerkleShape::kSub ? "Sub" : "Top";
-}
 
 // One proof's checks; `fail` carries the proof's position and sector.
 struct ProofChecker {
@@ -57,10 +52,10 @@ struct ProofChecker {
     const MerkleShape want = s.top_arity ? MerkleShape::kTop : s.sub_arity ? MerkleShape::kSub : MerkleShape::kSingle;
     const JsonPath data = at.field("data");
     if (mp.shape != want) {
-      fail(data, std::string("expected a ") + variant_name(want) + " proof for tree R of " +
-                     std::string(ctx.proof->name) + ", got " + variant_name(mp.shape));
+      fail(data, std::string("expected a ") + merkle_variant_name(want) + " proof for tree R of " +
+                     std::string(ctx.proof->name) + ", got " + merkle_variant_name(mp.shape));
     }
-    const JsonPath d = data.field(variant_name(mp.shape));
+    const JsonPath d = data.field(merkle_variant_name(mp.shape));
     const JsonPath base = d.field(mp.shape == MerkleShape::kSingle ? "path" : "base_proof");
     path(mp.base, s.base_path_levels(), s.base_arity, base);
     if (mp.shape != MerkleShape::kSingle) path(mp.sub, 1, s.sub_arity, d.field("sub_proof"));
@@ -91,7 +86,7 @@ struct ProofChecker {
     const JsonPath sp_path = sectors.at(0);
     canonical(sp.comm_c, sp_path.field("comm_c"));
     canonical(sp.comm_r_last, sp_path.field("comm_r_last"));
-    if (to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(sp.comm_c), to_fr(sp.comm_r_last)})) != p.comm_r) {
+    if (comm_r_from(sp.comm_c, sp.comm_r_last) != p.comm_r) {
       fail(root.field("comm_r"), "is not Poseidon(comm_c, comm_r_last) of the sector proof");
     }
     const RegisteredPostProof& rp = *ctx.proof;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/post_challenges.hpp"
-#include "gadgets/poseidon_native.hpp"
 
 namespace cuzk::filecoin {
 
@@ -21,7 +21,7 @@ FallbackPostSectorProof proof_from_tree(const Tree& tree_r, const Bytes32& comm_
   sp.comm_c = comm_c;
   sp.comm_r_last = tree_r.root();
   for (uint64_t c : challenges) sp.inclusion_proofs.push_back(tree_r.prove(c));
-  p.comm_r = to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(comm_c), to_fr(sp.comm_r_last)}));
+  p.comm_r = comm_r_from(comm_c, sp.comm_r_last);
   p.sectors.push_back(std::move(sp));
   return p;
 }

@@ -8,9 +8,9 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr std::array<uint64_t, 5> kSizes = {uint64_t{2} << 10, uint64_t{8} << 20, uint64_t{512} << 20,
-                                            uint64_t{32} << 30, uint64_t{64} << 30};
-constexpr std::array<const char*, 5> kSizeNames = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+constexpr std::array<uint64_t, 5> kPostSectorSizes = {uint64_t{2} << 10, uint64_t{8} << 20, uint64_t{512} << 20,
+                                                      uint64_t{32} << 30, uint64_t{64} << 30};
+constexpr std::array<const char*, 5> kPostSizeNames = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
 // filecoin-proofs constants.rs WINDOW_POST_SECTOR_COUNT: one partition's sectors, chosen so that
 // the 32/64 GiB circuits fit 2^27 constraints (125,279,217 and 129,887,900).
 constexpr std::array<uint32_t, 5> kWindowSectors = {2, 2, 2, 2349, 2300};
@@ -21,11 +21,11 @@ struct Table {
   std::array<RegisteredPostProof, 15> proofs;
 
   Table() {
-    for (size_t s = 0; s < kSizes.size(); ++s) {
-      const PorepShape shape = default_seal_proof(kSizes[s]).shape;
-      names[s] = std::string("StackedDrgWinning") + kSizeNames[s] + "V1";
-      names[5 + s] = std::string("StackedDrgWindow") + kSizeNames[s] + "V1";
-      names[10 + s] = std::string("StackedDrgWindow") + kSizeNames[s] + "V1_1";
+    for (size_t s = 0; s < kPostSectorSizes.size(); ++s) {
+      const PorepShape shape = default_seal_proof(kPostSectorSizes[s]).shape;
+      names[s] = std::string("StackedDrgWinning") + kPostSizeNames[s] + "V1";
+      names[5 + s] = std::string("StackedDrgWindow") + kPostSizeNames[s] + "V1";
+      names[10 + s] = std::string("StackedDrgWindow") + kPostSizeNames[s] + "V1_1";
       proofs[s] = {s,
                    names[s],
                    PostType::kWinning,
@@ -56,7 +56,7 @@ const Table& table() {
   return t;
 }
 
-std::string known_names() {
+std::string known_post_proof_names() {
   std::string s;
   for (const RegisteredPostProof& p : table().proofs) s += (s.empty() ? "" : ", ") + std::string(p.name);
   return s;
@@ -72,21 +72,21 @@ const RegisteredPostProof& registered_post_proof(std::string_view name) {
   for (const RegisteredPostProof& p : table().proofs) {
     if (p.name == name) return p;
   }
-  throw std::invalid_argument("unknown registered PoSt proof \"" + std::string(name) + "\" (known: " + known_names() +
-                              ")");
+  throw std::invalid_argument("unknown registered PoSt proof \"" + std::string(name) +
+                              "\" (known: " + known_post_proof_names() + ")");
 }
 
 const RegisteredPostProof& registered_post_proof(uint64_t id) {
   if (id >= table().proofs.size()) {
     throw std::invalid_argument("unknown registered PoSt proof id " + std::to_string(id) +
-                                " (known: 0-14: " + known_names() + ")");
+                                " (known: 0-14: " + known_post_proof_names() + ")");
   }
   return table().proofs[id];
 }
 
 const RegisteredPostProof& default_post_proof(PostType type, uint64_t sector_size) {
-  for (size_t s = 0; s < kSizes.size(); ++s) {
-    if (kSizes[s] == sector_size) return table().proofs[type == PostType::kWinning ? s : 10 + s];
+  for (size_t s = 0; s < kPostSectorSizes.size(); ++s) {
+    if (kPostSectorSizes[s] == sector_size) return table().proofs[type == PostType::kWinning ? s : 10 + s];
   }
   throw std::invalid_argument("no PoSt proof for sector size " + std::to_string(sector_size));
 }

@@ -11,8 +11,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
-
 // Shapes of the production sizes (filecoin-proofs src/constants.rs: SectorShape2KiB = 8-0-0,
 // 8MiB = 8-0-0, 512MiB = 8-0-0, 32GiB = 8-8-0, 64GiB = 8-8-2; LAYERS: 2 for the small sizes,
 // 11 for 32/64 GiB; BASE_DEGREE 6, EXP_DEGREE 8 from storage-proofs-porep stacked/vanilla/graph.rs).
@@ -53,7 +51,7 @@ constexpr auto kS = ChallengeMode::kSynthetic;
 constexpr auto kN = ChallengeMode::kNonInteractive;
 
 // rust-filecoin-proofs-api src/registry.rs: discriminants 0..19 in this order, and `version()`.
-constexpr std::array<RegisteredSealProof, 20> kProofs = {
+constexpr std::array<RegisteredSealProof, 20> kSealProofs = {
     make(0, "StackedDrg2KiBV1", kV100, kI, k2KiB),
     make(1, "StackedDrg8MiBV1", kV100, kI, k8MiB),
     make(2, "StackedDrg512MiBV1", kV100, kI, k512MiB),
@@ -76,9 +74,9 @@ constexpr std::array<RegisteredSealProof, 20> kProofs = {
     make(19, "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", kV120, kN, k64GiB),
 };
 
-std::string known_names() {
+std::string known_seal_proof_names() {
   std::string s;
-  for (const auto& p : kProofs) {
+  for (const auto& p : kSealProofs) {
     if (!s.empty()) s += ", ";
     s += p.name;
   }
@@ -131,22 +129,23 @@ std::string_view RegisteredSealProof::vanilla_proof_variant() const {
 }
 
 std::span<const RegisteredSealProof> registered_seal_proofs() {
-  return kProofs;
+  return kSealProofs;
 }
 
 const RegisteredSealProof& registered_seal_proof(std::string_view name) {
-  for (const auto& p : kProofs) {
+  for (const auto& p : kSealProofs) {
     if (p.name == name) return p;
   }
-  throw std::invalid_argument("unknown registered seal proof " + short_quote(name) + " (known: " + known_names() + ")");
+  throw std::invalid_argument("unknown registered seal proof " + short_quote(name) +
+                              " (known: " + known_seal_proof_names() + ")");
 }
 
 const RegisteredSealProof& registered_seal_proof(uint64_t id) {
-  if (id >= kProofs.size()) {
+  if (id >= kSealProofs.size()) {
     throw std::invalid_argument("unknown registered seal proof id " + std::to_string(id) + " (known: 0.." +
-                                std::to_string(kProofs.size() - 1) + ")");
+                                std::to_string(kSealProofs.size() - 1) + ")");
   }
-  return kProofs[id];
+  return kSealProofs[id];
 }
 
 std::optional<uint64_t> parse_byte_size(std::string_view text) {
@@ -173,7 +172,7 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
 uint64_t parse_sector_size(std::string_view text) {
   const std::optional<uint64_t> n = parse_byte_size(text);
   if (n) {
-    for (const RegisteredSealProof& p : kProofs) {
+    for (const RegisteredSealProof& p : kSealProofs) {
       if (p.shape.sector_size == *n) return *n;
     }
   }

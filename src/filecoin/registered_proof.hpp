@@ -74,6 +74,8 @@ std::span<const RegisteredSealProof> registered_seal_proofs();
 const RegisteredSealProof& registered_seal_proof(std::string_view name);
 const RegisteredSealProof& registered_seal_proof(uint64_t id);
 
+// The binary units sector sizes are written in.
+inline constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
 // A byte count with an optional binary unit: "2KiB", "8M", "32gib", "4096" (case-insensitive
 // unit: KiB, Ki, K, MiB, Mi, M, GiB, Gi, G or B); std::nullopt when malformed.
 std::optional<uint64_t> parse_byte_size(std::string_view text);

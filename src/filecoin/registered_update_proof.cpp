@@ -9,36 +9,35 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
-constexpr RegisteredUpdateProof kProofs[] = {
+constexpr RegisteredUpdateProof kUpdateProofs[] = {
     {0, "StackedDrg2KiBV1", 2 * kKiB},   {1, "StackedDrg8MiBV1", 8 * kMiB},   {2, "StackedDrg512MiBV1", 512 * kMiB},
     {3, "StackedDrg32GiBV1", 32 * kGiB}, {4, "StackedDrg64GiBV1", 64 * kGiB},
 };
 
 std::string known() {
   std::string s;
-  for (const auto& p : kProofs) s += (s.empty() ? "" : ", ") + std::to_string(p.id) + " " + std::string(p.name);
+  for (const auto& p : kUpdateProofs) s += (s.empty() ? "" : ", ") + std::to_string(p.id) + " " + std::string(p.name);
   return s;
 }
 
 }  // namespace
 
 const RegisteredUpdateProof& registered_update_proof(uint64_t id) {
-  for (const auto& p : kProofs) {
+  for (const auto& p : kUpdateProofs) {
     if (p.id == id) return p;
   }
   throw std::invalid_argument("unknown registered update proof " + std::to_string(id) + " (known: " + known() + ")");
 }
 
 const RegisteredUpdateProof& registered_update_proof(std::string_view name) {
-  for (const auto& p : kProofs) {
+  for (const auto& p : kUpdateProofs) {
     if (p.name == name) return p;
   }
   throw std::invalid_argument("unknown registered update proof " + short_quote(name) + " (known: " + known() + ")");
 }
 
 const RegisteredUpdateProof& update_proof_of_size(uint64_t sector_size) {
-  for (const auto& p : kProofs) {
+  for (const auto& p : kUpdateProofs) {
     if (p.sector_size == sector_size) return p;
   }
   throw std::invalid_argument("no SnapDeals proof for sector size " + sector_size_name(sector_size) +

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "filecoin/label.hpp"
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/replica_id.hpp"
 #include "filecoin/sector_tree.hpp"
 #include "filecoin/stacked_graph.hpp"
@@ -133,7 +134,7 @@ SealResult seal_sector(const RegisteredSealProof& proof, std::span<const uint8_t
 
   res.comm_c = tree_c.root();
   res.comm_r_last = tree_r.root();
-  c1.comm_r = to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(res.comm_c), to_fr(res.comm_r_last)}));
+  c1.comm_r = comm_r_from(res.comm_c, res.comm_r_last);
 
   t0 = Clock::now();
   const SealedSector sector(tree_d, tree_c, tree_r, labels);

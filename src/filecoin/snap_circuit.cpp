@@ -12,9 +12,8 @@ namespace cuzk::filecoin {
 namespace {
 
 // constants.rs ALLOWED_SECTOR_SIZES (there in nodes), in bytes.
-constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
-constexpr uint64_t kSizes[] = {1 * kKiB, 2 * kKiB,  4 * kKiB,   8 * kKiB,  16 * kKiB, 32 * kKiB,
-                               8 * kMiB, 16 * kMiB, 512 * kMiB, 32 * kGiB, 64 * kGiB};
+constexpr uint64_t kSnapSectorSizes[] = {1 * kKiB, 2 * kKiB,  4 * kKiB,   8 * kKiB,  16 * kKiB, 32 * kKiB,
+                                         8 * kMiB, 16 * kMiB, 512 * kMiB, 32 * kGiB, 64 * kGiB};
 
 // constants.rs validate_tree_r_shape: tree R (and C) of the sector size's PoRep.
 gadgets::MerkleShape tree_r_shape(uint64_t nodes) {
@@ -46,26 +45,26 @@ gadgets::MerkleShape tree_r_shape(uint64_t nodes) {
   }
 }
 
-[[noreturn]] void fail(const std::string& what) {
+[[noreturn]] void fail_snap_witness(const std::string& what) {
   throw std::invalid_argument("SnapDeals witness: " + what);
 }
 
 std::string sizes_list() {
   std::string s;
-  for (uint64_t b : kSizes) s += (s.empty() ? "" : ", ") + sector_size_name(b);
+  for (uint64_t b : kSnapSectorSizes) s += (s.empty() ? "" : ", ") + sector_size_name(b);
   return s;
 }
 
 void check_path(const SnapPath& path, const std::vector<size_t>& arities, size_t c, const char* what) {
   const std::string where = "challenge " + std::to_string(c) + ": " + what;
   if (path.size() != arities.size()) {
-    fail(where + " has " + std::to_string(path.size()) + " levels, the circuit needs " +
-         std::to_string(arities.size()));
+    fail_snap_witness(where + " has " + std::to_string(path.size()) + " levels, the circuit needs " +
+                      std::to_string(arities.size()));
   }
   for (size_t r = 0; r < path.size(); ++r) {
     if (path[r].size() + 1 != arities[r]) {
-      fail(where + " level " + std::to_string(r) + " has " + std::to_string(path[r].size()) + " siblings, arity " +
-           std::to_string(arities[r]) + " needs " + std::to_string(arities[r] - 1));
+      fail_snap_witness(where + " level " + std::to_string(r) + " has " + std::to_string(path[r].size()) +
+                        " siblings, arity " + std::to_string(arities[r]) + " needs " + std::to_string(arities[r] - 1));
     }
   }
 }
@@ -93,26 +92,28 @@ void check_selector(const SnapCircuitShape& s, const Fr& selector) {
   const auto first = bits.begin() + static_cast<std::ptrdiff_t>(pb);
   const auto h_end = first + static_cast<std::ptrdiff_t>(s.hs.size());
   if (k >= s.partitions || std::count(first, h_end, true) != 1 || std::find(h_end, bits.end(), true) != bits.end()) {
-    fail("the selector (k_and_h_select / h_select) is not a partition index below " + std::to_string(s.partitions) +
-         " followed by exactly one of " + std::to_string(s.hs.size()) + " h_select bits");
+    fail_snap_witness("the selector (k_and_h_select / h_select) is not a partition index below " +
+                      std::to_string(s.partitions) + " followed by exactly one of " + std::to_string(s.hs.size()) +
+                      " h_select bits");
   }
 }
 
 }  // namespace
 
 std::span<const uint64_t> snap_sector_sizes() {
-  return kSizes;
+  return kSnapSectorSizes;
 }
 
 uint64_t parse_snap_sector_size(std::string_view text) {
   const std::optional<uint64_t> n = parse_byte_size(text);
-  if (n && std::find(std::begin(kSizes), std::end(kSizes), *n) != std::end(kSizes)) return *n;
+  if (n && std::find(std::begin(kSnapSectorSizes), std::end(kSnapSectorSizes), *n) != std::end(kSnapSectorSizes))
+    return *n;
   throw std::invalid_argument("SnapDeals sector size " + short_quote(text) + ": expected one of " + sizes_list() +
                               " (or the size in bytes)");
 }
 
 SnapCircuitShape SnapCircuitShape::of(uint64_t sector_size, SnapTreeD tree_d) {
-  if (std::find(std::begin(kSizes), std::end(kSizes), sector_size) == std::end(kSizes)) {
+  if (std::find(std::begin(kSnapSectorSizes), std::end(kSnapSectorSizes), sector_size) == std::end(kSnapSectorSizes)) {
     throw std::invalid_argument("SnapDeals: sector size " + std::to_string(sector_size) + " is not one of " +
                                 sizes_list());
   }
@@ -242,16 +243,16 @@ void check_witness(const SnapCircuitShape& shape, const SnapPartitionWitness& w)
   shape.validate();
   if (w.selector) check_selector(shape, *w.selector);
   if (w.apex_leaves.size() != shape.apex_leaves) {
-    fail(std::to_string(w.apex_leaves.size()) + " apex leaves, the circuit (" + shape.describe() + ") needs " +
-         std::to_string(shape.apex_leaves));
+    fail_snap_witness(std::to_string(w.apex_leaves.size()) + " apex leaves, the circuit (" + shape.describe() +
+                      ") needs " + std::to_string(shape.apex_leaves));
   }
   if (w.partition_path.size() != shape.partition_bits()) {
-    fail("a partition path of " + std::to_string(w.partition_path.size()) + " levels, the circuit needs " +
-         std::to_string(shape.partition_bits()));
+    fail_snap_witness("a partition path of " + std::to_string(w.partition_path.size()) + " levels, the circuit needs " +
+                      std::to_string(shape.partition_bits()));
   }
   if (w.challenges.size() != shape.challenges) {
-    fail(std::to_string(w.challenges.size()) + " challenges, the circuit (" + shape.describe() + ") needs " +
-         std::to_string(shape.challenges));
+    fail_snap_witness(std::to_string(w.challenges.size()) + " challenges, the circuit (" + shape.describe() +
+                      ") needs " + std::to_string(shape.challenges));
   }
   const std::vector<size_t> r = tree_r_arities(shape), d = tree_d_arities(shape);
   for (size_t c = 0; c < w.challenges.size(); ++c) {

@@ -7,9 +7,9 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr const char* kFields[] = {"registered_proof", "sector_id",  "miner_id",      "comm_r_old",
-                                   "comm_d_new",       "comm_r_new", "vanilla_proofs"};
-const RequestFileReader kReader("SnapDeals request file", kFields);
+constexpr const char* kSnapFields[] = {"registered_proof", "sector_id",  "miner_id",      "comm_r_old",
+                                       "comm_d_new",       "comm_r_new", "vanilla_proofs"};
+const RequestFileReader kSnapReader("SnapDeals request file", kSnapFields);
 
 }  // namespace
 
@@ -34,32 +34,32 @@ std::string to_json(const SnapRequestFile& f) {
 
 SnapRequestFile parse_snap_request_file(std::string_view json) {
   SnapRequestFile f;
-  kReader.parse(json, [&](size_t i, simdjson::dom::element v, const std::string& key) {
+  kSnapReader.parse(json, [&](size_t i, simdjson::dom::element v, const std::string& key) {
     switch (i) {
       case 0:
         try {
-          f.proof = &registered_update_proof(kReader.string(v, key));
+          f.proof = &registered_update_proof(kSnapReader.string(v, key));
         } catch (const std::invalid_argument& e) {
-          kReader.fail(key, e.what());
+          kSnapReader.fail(key, e.what());
         }
         break;
       case 1:
-        f.sector_id = kReader.u64(v, key);
+        f.sector_id = kSnapReader.u64(v, key);
         break;
       case 2:
-        f.miner_id = kReader.u64(v, key);
+        f.miner_id = kSnapReader.u64(v, key);
         break;
       case 3:
-        f.comm_r_old = kReader.hex32(v, key);
+        f.comm_r_old = kSnapReader.hex32(v, key);
         break;
       case 4:
-        f.comm_d_new = kReader.hex32(v, key);
+        f.comm_d_new = kSnapReader.hex32(v, key);
         break;
       case 5:
-        f.comm_r_new = kReader.hex32(v, key);
+        f.comm_r_new = kSnapReader.hex32(v, key);
         break;
       default:
-        f.vanilla_proofs = kReader.base64_array(v, key);
+        f.vanilla_proofs = kSnapReader.base64_array(v, key);
     }
   });
   return f;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/periodic_tree.hpp"
 #include "filecoin/snap_native.hpp"
 #include "filecoin/snap_vanilla_gen.hpp"
-#include "gadgets/poseidon_native.hpp"
 #include "util/rng.hpp"
 #include "util/thread_pool.hpp"
 
@@ -15,10 +15,6 @@ namespace {
 
 // The pattern's length: 8^3 nodes, three levels of tree R (nine of tree D) of distinct nodes.
 constexpr uint64_t kPeriod = 512;
-
-Bytes32 poseidon2(const Bytes32& a, const Bytes32& b) {
-  return to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(a), to_fr(b)}));
-}
 
 }  // namespace
 
@@ -42,7 +38,7 @@ SnapSyntheticSet synthetic_snap_vanilla(const SnapCircuitShape& shape, uint64_t 
   SnapRequestContext& ctx = out.context;
   ctx.shape = shape;
   ctx.h = h;
-  ctx.comm_r_old = poseidon2(comm_c, r_old.root());
+  ctx.comm_r_old = comm_r_from(comm_c, r_old.root());
   ctx.comm_d_new = d_new.root();
   const Fr phi = snap_phi(to_fr(ctx.comm_d_new), to_fr(ctx.comm_r_old));
   std::vector<Fr> rhos(uint64_t{1} << h);
@@ -55,7 +51,7 @@ SnapSyntheticSet synthetic_snap_vanilla(const SnapCircuitShape& shape, uint64_t 
   // A block of the new replica is the encoding of the patterns with its rho (snap_encode_nodes).
   const PeriodicTree r_new(r_layout, block, period,
                            [&](uint64_t b, uint64_t i) { return to_bytes(key_fr[i] + data_fr[i] * rhos[b]); });
-  ctx.comm_r_new = poseidon2(comm_c, r_new.root());
+  ctx.comm_r_new = comm_r_from(comm_c, r_new.root());
   out.proofs.resize(shape.partitions);
   ThreadPool::global().parallel_for(out.proofs.size(), [&](size_t k) {
     out.proofs[k] =

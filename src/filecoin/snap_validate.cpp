@@ -8,22 +8,13 @@
 #include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/snap_error.hpp"
 #include "filecoin/snap_native.hpp"
-#include "gadgets/poseidon_native.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
 namespace {
 
-const char* variant_name(MerkleShape s) {
-  return s == MerkleShape::kSingle ? "Single" : s == MerkleShape::kSub ? "Sub" : "Top";
-}
-
 uint32_t h_of(const SnapRequestContext& ctx) {
   return ctx.h == 0 ? ctx.shape.h_default() : ctx.h;
-}
-
-Bytes32 poseidon2(const Bytes32& a, const Bytes32& b) {
-  return to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(a), to_fr(b)}));
 }
 
 // One partition's checks; `fail` carries the partition.
@@ -66,10 +57,10 @@ struct PartitionChecker {
     const MerkleShape want = s.top_arity ? MerkleShape::kTop : s.sub_arity ? MerkleShape::kSub : MerkleShape::kSingle;
     const JsonPath data = at.field("data");
     if (mp.shape != want) {
-      fail(data, std::string("expected a ") + variant_name(want) + " proof for tree R of " + ctx.shape.describe() +
-                     ", got " + variant_name(mp.shape));
+      fail(data, std::string("expected a ") + merkle_variant_name(want) + " proof for tree R of " +
+                     ctx.shape.describe() + ", got " + merkle_variant_name(mp.shape));
     }
-    const JsonPath d = data.field(variant_name(mp.shape));
+    const JsonPath d = data.field(merkle_variant_name(mp.shape));
     const auto base_arity = static_cast<uint32_t>(s.base_arity);
     levels(mp.base, s.base_path_length(ctx.shape.nodes), base_arity,
            d.field(mp.shape == MerkleShape::kSingle ? "path" : "base_proof"));
@@ -93,7 +84,7 @@ struct PartitionChecker {
     const SnapCircuitShape& s = ctx.shape;
     const JsonPath data = at.field("data");
     if (mp.shape != MerkleShape::kSingle) {
-      fail(data, std::string("expected a Single proof for the binary tree D, got ") + variant_name(mp.shape));
+      fail(data, std::string("expected a Single proof for the binary tree D, got ") + merkle_variant_name(mp.shape));
     }
     const JsonPath d = data.field("Single");
     const JsonPath ip = d.field("path");
@@ -165,11 +156,11 @@ struct PartitionChecker {
       tree_r(cp.proof_r_new, c, j == 0 ? nullptr : &first.proof_r_new.root, at.field("proof_r_new"));
       tree_d(cp.proof_d_new, c, apex, j == 0 ? nullptr : &first.proof_d_new, at.field("proof_d_new"));
       if (j == 0) {
-        if (poseidon2(p.comm_c, cp.proof_r_old.root) != ctx.comm_r_old) {
+        if (comm_r_from(p.comm_c, cp.proof_r_old.root) != ctx.comm_r_old) {
           fail(root.field("comm_c"),
                "Poseidon2(comm_c, proof_r_old's root) is not comm_r_old " + to_hex(ctx.comm_r_old));
         }
-        if (poseidon2(p.comm_c, cp.proof_r_new.root) != ctx.comm_r_new) {
+        if (comm_r_from(p.comm_c, cp.proof_r_new.root) != ctx.comm_r_new) {
           fail(at.field("proof_r_new"), "Poseidon2(comm_c, its root) is not comm_r_new " + to_hex(ctx.comm_r_new));
         }
       }

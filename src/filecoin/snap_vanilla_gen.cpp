@@ -3,17 +3,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/seal.hpp"
 #include "filecoin/snap_native.hpp"
-#include "gadgets/poseidon_native.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
 namespace {
-
-Bytes32 poseidon2(const Bytes32& a, const Bytes32& b) {
-  return to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(a), to_fr(b)}));
-}
 
 template <class Tree>
 SnapPartitionProof build(const SnapCircuitShape& shape, const Tree& r_old, const Tree& d_new, const Tree& r_new,
@@ -56,9 +52,9 @@ SnapUpdate finish(const SnapCircuitShape& shape, std::vector<Bytes32> sector_key
   u.tree_r_old = std::make_shared<DenseTree>(snap_tree_r_layout(shape), std::move(sector_key));
   u.tree_d_new = std::make_shared<DenseTree>(snap_tree_d_layout(shape), std::move(data));
   u.tree_r_new = std::make_shared<DenseTree>(snap_tree_r_layout(shape), std::move(replica));
-  u.comm_r_old = poseidon2(comm_c, u.tree_r_old->root());
+  u.comm_r_old = comm_r_from(comm_c, u.tree_r_old->root());
   u.comm_d_new = u.tree_d_new->root();
-  u.comm_r_new = poseidon2(comm_c, u.tree_r_new->root());
+  u.comm_r_new = comm_r_from(comm_c, u.tree_r_new->root());
   return u;
 }
 
@@ -120,7 +116,7 @@ SnapUpdate snap_update_sector(const SnapCircuitShape& shape, std::vector<Bytes32
   // comm_r_old and comm_d_new first (phi), then the encoding and tree R new.
   const DenseTree r_old(snap_tree_r_layout(shape), sector_key);
   const DenseTree d_new(snap_tree_d_layout(shape), d);
-  std::vector<Bytes32> replica = encode(shape, sector_key, d, poseidon2(comm_c, r_old.root()), d_new.root());
+  std::vector<Bytes32> replica = encode(shape, sector_key, d, comm_r_from(comm_c, r_old.root()), d_new.root());
   return finish(shape, std::move(sector_key), std::move(d), std::move(replica), comm_c);
 }
 

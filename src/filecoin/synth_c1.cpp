@@ -9,6 +9,7 @@
 
 #include "filecoin/challenges.hpp"
 #include "filecoin/label.hpp"
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/replica_id.hpp"
 #include "filecoin/seal.hpp"
 #include "filecoin/sector_tree.hpp"
@@ -106,7 +107,7 @@ SparseSectorProofs sparse_sector_proofs(const RegisteredSealProof& proof, const 
   out.comm_d = tree_d.root();
   out.comm_c = tree_c.root();
   out.comm_r_last = tree_r.root();
-  out.comm_r = to_bytes(gadgets::poseidon_hash(2, std::vector<Fr>{to_fr(out.comm_c), to_fr(out.comm_r_last)}));
+  out.comm_r = comm_r_from(out.comm_c, out.comm_r_last);
 
   const SparseSector sector(tree_d, tree_c, tree_r, out.columns);
   out.proofs.resize(challenges.size());

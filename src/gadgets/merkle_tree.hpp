@@ -24,6 +24,10 @@ struct MerkleShape {
   size_t sub_arity = 0;
   size_t top_arity = 0;
 
+  // "base-sub-top", e.g. "8-8-2" (messages).
+  std::string name() const {
+    return std::to_string(base_arity) + "-" + std::to_string(sub_arity) + "-" + std::to_string(top_arity);
+  }
   // storage-proofs-core get_base_tree_count.
   size_t base_tree_count() const {
     if (sub_arity == 0 && top_arity == 0) return 1;
@@ -55,8 +59,7 @@ struct MerkleShape {
     auto pow2 = [](size_t a) { return a >= 2 && std::has_single_bit(a); };
     if (!pow2(base_arity) || (sub_arity != 0 && !pow2(sub_arity)) || (top_arity != 0 && !pow2(top_arity)) ||
         (top_arity != 0 && sub_arity == 0)) {
-      throw std::invalid_argument("tree shape " + std::to_string(base_arity) + "-" + std::to_string(sub_arity) + "-" +
-                                  std::to_string(top_arity) +
+      throw std::invalid_argument("tree shape " + name() +
                                   ": arities must be powers of two >= 2 (0 = none), and a top tree needs a sub tree");
     }
   }

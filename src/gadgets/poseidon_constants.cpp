@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gadgets/field_bits.hpp"
+
 namespace cuzk::gadgets {
 namespace {
 
@@ -104,10 +106,6 @@ std::vector<Fr> compress_round_constants(const PoseidonConstants& c) {
   return res;
 }
 
-Fr pow2(unsigned n) {
-  return Fr::from_u64(2).pow(uint64_t{n});
-}
-
 }  // namespace
 
 FrMatrix PoseidonSparseMatrix::to_matrix() const {
@@ -173,7 +171,7 @@ PoseidonHashType PoseidonHashType::custom(uint64_t id) {
 Fr PoseidonHashType::domain_tag(size_t arity) const {
   switch (kind_) {
     case Kind::MerkleTree:
-      return pow2(static_cast<unsigned>(arity)) - Fr::one();
+      return pow2(arity) - Fr::one();
     case Kind::ConstantLength:
       return Fr::from_u64(param_) * pow2(64);
     case Kind::Custom:
