@@ -36,10 +36,15 @@ message(STATUS "cuzk: x86-64 ADX field arithmetic: ${CUZK_X86_ADX}")
 # quarantine, and leaks are reported); which code is instrumented is CUZK_SANITIZE_SCOPE:
 #  - boundary (default): the code that handles what comes from outside or is shared between threads
 #    (files and their parsers, the C1/vanilla/request decoders, the engine, the gRPC service, the
-#    apps), each library marking its hot arithmetic and circuit files uninstrumented
-#    (cuzk_unsanitized in src/CMakeLists.txt): what the sanitizer tests exercise, without paying
-#    for instrumented maths under them (CI's sanitizer build, docs/ci.md).
+#    apps): what the sanitizer tests exercise, without paying for instrumented maths under them
+#    (CI's sanitizer build, docs/ci.md). The hot arithmetic and circuit files of those libraries
+#    sit in OBJECT libraries of their own (cuzk_filecoin_hot, cuzk_pce_hot, cuzk_groth16_hot in
+#    src/CMakeLists.txt) that are never instrumented, so they compile with the same command in a
+#    sanitizer build as in a plain one of the same build type: CI's second build takes them from
+#    ccache (scripts/run-tests.sh).
 #  - all: every target, as a deeper local pass.
+# Instrumented code is compiled at -O1 (after the build type's flags): -O3 with ASan costs twice
+# the compile time and the sanitizer tests do not need it.
 set(CUZK_SANITIZE_SCOPE boundary CACHE STRING "What CUZK_SANITIZE instruments: boundary or all")
 set_property(CACHE CUZK_SANITIZE_SCOPE PROPERTY STRINGS boundary all)
 add_library(cuzk_sanitize INTERFACE)
@@ -48,22 +53,14 @@ if(CUZK_SANITIZE)
     message(FATAL_ERROR "CUZK_SANITIZE_SCOPE must be boundary or all, not '${CUZK_SANITIZE_SCOPE}'")
   endif()
   # One list for the instrumented targets and for single files (ec/encoding.cpp) that opt in.
-  set(CUZK_SANITIZE_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  set(CUZK_SANITIZE_FLAGS -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
                           -gline-tables-only)
   target_compile_options(cuzk_sanitize INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${CUZK_SANITIZE_FLAGS}>)
   target_link_options(cuzk_flags INTERFACE -fsanitize=address,undefined)
-  target_compile_definitions(cuzk_flags INTERFACE CUZK_SANITIZE_BUILD=1)
   if(CUZK_SANITIZE_SCOPE STREQUAL "all")
     target_link_libraries(cuzk_flags INTERFACE cuzk_sanitize)
   endif()
 endif()
-# cuzk_unsanitized(files...): in a boundary-scope sanitizer build, compile these files (hot
-# arithmetic, circuits, native hashing) uninstrumented; relative to the calling directory.
-function(cuzk_unsanitized)
-  if(CUZK_SANITIZE AND CUZK_SANITIZE_SCOPE STREQUAL "boundary")
-    set_source_files_properties(${ARGN} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES COMPILE_OPTIONS -fno-sanitize=all)
-  endif()
-endfunction()
 
 # libFuzzer (fuzz/): checked here; the instrumentation is added in the top-level CMakeLists.txt.
 if(CUZK_FUZZ AND (NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CUZK_SANITIZE))

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-PKGS=(build-essential cmake ninja-build git pkg-config clang-format clang libclang-rt-dev libxxhash-dev
+PKGS=(build-essential cmake ninja-build git pkg-config ccache clang-format clang libclang-rt-dev libxxhash-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
       libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
       libtomlplusplus-dev libspdlog-dev libfmt-dev libsimdjson-dev python3 python3-grpcio python3-protobuf)

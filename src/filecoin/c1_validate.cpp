@@ -7,16 +7,13 @@
 #include "filecoin/c1_error.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/challenges.hpp"
+#include "filecoin/label.hpp"  // kTotalParents: the labeling proofs carry the parents repeated to 37
 #include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/stacked_graph.hpp"
 #include "gadgets/poseidon_native.hpp"
 
 namespace cuzk::filecoin {
 namespace {
-
-// Labels hashed per node (storage-proofs-porep stacked/vanilla/graph.rs TOTAL_PARENTS): the
-// labeling proofs carry them already repeated to 37.
-constexpr size_t kTotalParents = 37;
 
 std::string plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);

@@ -8,18 +8,18 @@ namespace cuzk::circom {
 
 namespace {
 
-constexpr uint32_t kVersion = 1;
-constexpr uint32_t kHeader = 1;
-constexpr uint32_t kConstraints = 2;
-constexpr uint32_t kWireMap = 3;
+constexpr uint32_t kR1csVersion = 1;
+constexpr uint32_t kR1csHeader = 1;
+constexpr uint32_t kR1csConstraints = 2;
+constexpr uint32_t kR1csWireMap = 3;
 
 std::string section_name(uint32_t id) {
   switch (id) {
-    case kHeader:
+    case kR1csHeader:
       return "header section (1)";
-    case kConstraints:
+    case kR1csConstraints:
       return "constraints section (2)";
-    case kWireMap:
+    case kR1csWireMap:
       return "wire-to-label section (3)";
     default:
       return "section " + std::to_string(id);
@@ -127,9 +127,9 @@ Result<CircomR1cs> parse_r1cs(std::span<const uint8_t> bytes, std::string_view n
   const std::string pre(name);
   auto bf = parse_binfile(bytes, "r1cs", name);
   if (!bf) return make_error(bf.error());
-  if (bf->version != kVersion) {
+  if (bf->version != kR1csVersion) {
     return make_error(pre + ": file header: version " + std::to_string(bf->version) + ", only version " +
-                      std::to_string(kVersion) + " is supported");
+                      std::to_string(kR1csVersion) + " is supported");
   }
   for (const auto& s : bf->sections) {
     if (s.id == 4 || s.id == 5) {
@@ -137,18 +137,19 @@ Result<CircomR1cs> parse_r1cs(std::span<const uint8_t> bytes, std::string_view n
                         ": custom gates (PLONK only) are not supported for Groth16");
     }
   }
-  for (uint32_t id : {kHeader, kConstraints, kWireMap}) {
+  for (uint32_t id : {kR1csHeader, kR1csConstraints, kR1csWireMap}) {
     if (bf->find(id) == nullptr) return make_error(pre + ": missing " + section_name(id));
   }
   CircomR1cs out;
-  if (auto ok = parse_header(bf->body(*bf->find(kHeader)), pre + ": " + section_name(kHeader), out); !ok) {
+  if (auto ok = parse_header(bf->body(*bf->find(kR1csHeader)), pre + ": " + section_name(kR1csHeader), out); !ok) {
     return make_error(ok.error());
   }
-  if (auto ok = parse_constraints(bf->body(*bf->find(kConstraints)), pre + ": " + section_name(kConstraints), out);
+  if (auto ok =
+          parse_constraints(bf->body(*bf->find(kR1csConstraints)), pre + ": " + section_name(kR1csConstraints), out);
       !ok) {
     return make_error(ok.error());
   }
-  if (auto ok = parse_wire_map(bf->body(*bf->find(kWireMap)), pre + ": " + section_name(kWireMap), out); !ok) {
+  if (auto ok = parse_wire_map(bf->body(*bf->find(kR1csWireMap)), pre + ": " + section_name(kR1csWireMap), out); !ok) {
     return make_error(ok.error());
   }
   return out;

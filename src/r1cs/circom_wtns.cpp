@@ -5,9 +5,9 @@
 namespace cuzk::circom {
 
 namespace {
-constexpr uint32_t kVersion = 2;
-constexpr uint32_t kHeader = 1;
-constexpr uint32_t kValues = 2;
+constexpr uint32_t kWtnsVersion = 2;
+constexpr uint32_t kWtnsHeader = 1;
+constexpr uint32_t kWtnsValues = 2;
 }  // namespace
 
 Result<std::vector<ff::Fr>> parse_wtns(std::span<const uint8_t> bytes, std::string_view name) {
@@ -15,13 +15,13 @@ Result<std::vector<ff::Fr>> parse_wtns(std::span<const uint8_t> bytes, std::stri
   const std::string pre(name);
   auto bf = parse_binfile(bytes, "wtns", name);
   if (!bf) return make_error(bf.error());
-  if (bf->version != kVersion) {
+  if (bf->version != kWtnsVersion) {
     return make_error(pre + ": file header: version " + std::to_string(bf->version) + ", only version " +
-                      std::to_string(kVersion) + " is supported");
+                      std::to_string(kWtnsVersion) + " is supported");
   }
-  const BinSection* hs = bf->find(kHeader);
+  const BinSection* hs = bf->find(kWtnsHeader);
   if (hs == nullptr) return make_error(pre + ": missing header section (1)");
-  const BinSection* vs = bf->find(kValues);
+  const BinSection* vs = bf->find(kWtnsValues);
   if (vs == nullptr) return make_error(pre + ": missing values section (2)");
 
   const std::string hwhere = pre + ": header section (1)";
