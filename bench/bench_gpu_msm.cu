@@ -8,8 +8,10 @@
 //   prep_ms / accum_ms / reduce_ms: msm_ms in phases (classify+recode+sort, bucket accumulation,
 //            bucket and window reduction)
 // Usage: bench_gpu_msm [max_log_g1 (default 26; 27 tries 2^27)] [max_log_g2 (default 24)] [runs (5)]
-//                      [variants: comma-separated pXrZ, e.g. p1r1024,p0r256: prefetch X, Z reduction
-//                       threads per SM; default: the engine's own choice, "" for it explicitly]
+//                      [variants: comma-separated pXrZ[mL], e.g. p1r1024,p0r256m40: prefetch X, Z
+//                       reduction threads per SM, at most 2^L pairs per pass (GpuMsmOptions::
+//                       max_pairs_per_pass; 0 or absent: the default); default: the engine's own
+//                       choice, "" for it explicitly]
 //                      [table bits: then precompute a window table of that width and run again]
 #include <algorithm>
 #include <chrono>
@@ -46,6 +48,8 @@ void fill_scalars(std::span<ff::Fr> out, uint64_t seed) {
 // Tuning variants to run ("" = the defaults), from argv[4]: a comma-separated list of pXrZ
 // (prefetch 0/1, Z reduction threads per SM).
 std::vector<std::string> g_variants{""};
+// The variant's max_pairs_per_pass (0: the engine's default).
+size_t g_max_pairs = 0;
 // argv[5]: after the variants, precompute a window table of this width and run again (0: no table).
 unsigned g_table_bits = 0;
 
@@ -78,13 +82,15 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
   auto run_variants = [&] {
     for (const std::string& variant : g_variants) {
       if (!variant.empty()) {
-        unsigned p = 1, r = 256;
-        std::sscanf(variant.c_str(), "p%ur%u", &p, &r);
+        unsigned p = 1, r = 256, m = 0;
+        std::sscanf(variant.c_str(), "p%ur%um%u", &p, &r, &m);
+        g_max_pairs = m == 0 ? 0 : size_t{1} << m;
         Tuning t = tuning();
         t.gpu_msm_prefetch = p != 0;
         t.gpu_msm_reduce_threads = r;
         set_tuning(t);
-        std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM\n", name, variant.c_str(), p, r);
+        std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM, max pairs per pass %zu\n", name,
+                    variant.c_str(), p, r, g_max_pairs);
       }
       bench_engine<C>(name, *db, scalars, min_log, max_log, runs);
     }
@@ -110,8 +116,10 @@ void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu:
                   unsigned min_log, unsigned max_log, int runs) {
   const auto* db = &bases;
   gpu::Msm<C> engine;
-  std::printf("%-3s %5s %11s %3s %3s %9s %9s %9s %9s %8s %9s %9s %9s\n", "grp", "log2n", "n", "c", "W", "msm_ms",
-              "e2e_ms", "wall_ms", "upload_ms", "Madd/s", "prep_ms", "accum_ms", "reduce_ms");
+  std::printf("%-3s %5s %11s %3s %3s %3s %9s %9s %9s %9s %8s %9s %9s %9s\n", "grp", "log2n", "n", "c", "W", "P",
+              "msm_ms", "e2e_ms", "wall_ms", "upload_ms", "Madd/s", "prep_ms", "accum_ms", "reduce_ms");
+  gpu::GpuMsmOptions opt;
+  opt.max_pairs_per_pass = g_max_pairs;
   std::vector<unsigned> logs;
   for (unsigned lg = min_log; lg <= max_log; lg += 2) logs.push_back(lg);
   if (logs.empty() || logs.back() != max_log) logs.push_back(max_log);
@@ -120,10 +128,10 @@ void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu:
     std::vector<double> msm, e2e, wall, upload, prep, accum, reduce;
     try {
       const std::span<const ff::Fr> k(scalars.data(), n);
-      engine.run(db->view(0, n), k);  // warm-up: scratch allocation
+      engine.run(db->view(0, n), k, opt);  // warm-up: scratch allocation
       for (int r = 0; r < runs; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        engine.run(db->view(0, n), k);
+        engine.run(db->view(0, n), k, opt);
         wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
         const auto& st = engine.stats();
         msm.push_back(st.compute_ms);
@@ -139,9 +147,9 @@ void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu:
     }
     const auto& st = engine.stats();
     const double madds = double(st.windows) * double(st.nontrivial) / (median(msm) * 1e-3) / 1e6;
-    std::printf("%-3s %5u %11zu %3u %3u %9.2f %9.2f %9.2f %9.2f %8.0f %9.2f %9.2f %9.2f\n", name, lg, n, st.window_bits,
-                st.windows, median(msm), median(e2e), median(wall), median(upload), madds, median(prep), median(accum),
-                median(reduce));
+    std::printf("%-3s %5u %11zu %3u %3u %3u %9.2f %9.2f %9.2f %9.2f %8.0f %9.2f %9.2f %9.2f\n", name, lg, n,
+                st.window_bits, st.windows, st.passes, median(msm), median(e2e), median(wall), median(upload), madds,
+                median(prep), median(accum), median(reduce));
     std::fflush(stdout);
   }
 }
@@ -157,10 +165,11 @@ int main(int argc, char** argv) {
     std::string v = argv[4];
     for (size_t pos = 0; pos <= v.size();) {
       const size_t comma = std::min(v.find(',', pos), v.size());
-      unsigned p = 0, r = 0;
+      unsigned p = 0, r = 0, m = 0;
       const std::string one = v.substr(pos, comma - pos);
-      if (std::sscanf(one.c_str(), "p%ur%u", &p, &r) != 2) {
-        std::fprintf(stderr, "bench_gpu_msm: variant '%s' is not pXrZ (e.g. p1r1024)\n", one.c_str());
+      if (std::sscanf(one.c_str(), "p%ur%um%u", &p, &r, &m) < 2 || m > 40) {
+        std::fprintf(stderr, "bench_gpu_msm: variant '%s' is not pXrZ or pXrZmL, L <= 40 (e.g. p1r1024m29)\n",
+                     one.c_str());
         return 2;
       }
       g_variants.push_back(one);

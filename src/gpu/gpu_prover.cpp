@@ -52,12 +52,15 @@ std::string gib(uint64_t bytes) {
 uint64_t msm_scratch_bytes(uint64_t n, uint64_t xyzz, int sms, unsigned table_bits) {
   if (n == 0) return 0;
   const unsigned c = table_bits != 0 ? table_bits : msm_detail::choose_window_bits(n);
-  const uint64_t W = msm_detail::num_windows(c), B = uint64_t{1} << (c - 1);
+  const unsigned W = msm_detail::num_windows(c);
+  const uint64_t B = uint64_t{1} << (c - 1);
+  // Windows sorted and accumulated at once: all of them with a table, else a pass's worth.
+  const uint64_t G = table_bits != 0 ? W : msm_detail::windows_per_pass(n, W, 0);
   const uint64_t wave = static_cast<uint64_t>(std::max(sms, 1)) * 8 * 128;  // slices (at most one wave)
   uint64_t b = n * (32 + 4 + 4);                                            // nt_scal, nt_idx, one_idx
-  b += 4 * W * n * 4;                                                       // keys and values, in and out
-  b += n * 8 + (uint64_t{16} << 20);                                        // radix sort temporary storage
-  b += (table_bits != 0 ? 1 : W) * B * xyzz;                                // buckets
+  b += 4 * G * n * 4;                                                       // keys and values, in and out
+  b += (table_bits != 0 ? W : 1) * n * 8 + (uint64_t{16} << 20);            // radix sort temporary storage
+  b += (table_bits != 0 ? 1 : W) * B * xyzz;                                // buckets: every window's
   b += wave * 2 * (xyzz + 8);                                               // slice heads and tails
   b += static_cast<uint64_t>(std::max(sms, 1)) * 256 * xyzz + (uint64_t{1} << 14) * xyzz;  // partials
   b += n / 8 * 2;                                                                          // density bitmap and prefix

@@ -92,6 +92,9 @@ struct GpuMsmOptions {
   // c in 2..22 (or the bases' table width); 0 = the table width when the bases have a table, else
   // chosen from the count of scalars other than 0 and 1.
   unsigned window_bits = 0;
+  // Most (digit, base) pairs sorted and accumulated at once (without a window table, whole
+  // windows per pass); 0 = msm_detail::kDefaultMaxPairsPerPass. Bounds the scratch at large n.
+  size_t max_pairs_per_pass = 0;
 };
 
 // What the last run did (for benchmarks and tuning).
@@ -100,6 +103,7 @@ struct GpuMsmStats {
   size_t nontrivial = 0;  // scalars other than 0 and 1 (through Pippenger)
   size_t ones = 0;        // scalars equal to 1 (summed directly)
   unsigned window_bits = 0, windows = 0;
+  unsigned passes = 0;   // groups of windows sorted and accumulated one after the other
   bool table = false;    // the precomputed window table was used
   float upload_ms = 0;   // scalars (and bitmap) host -> device
   float compute_ms = 0;  // everything after the upload until the window sums are on the host

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -376,7 +377,7 @@ struct Msm<C>::Impl {
   static constexpr unsigned kMaxWindows = msm_detail::num_windows(2);
 
   Stream stream;
-  Event ev_start, ev_uploaded, ev_sorted, ev_accumulated, ev_done;
+  Event ev_start, ev_uploaded, ev_done;
   DeviceBuffer<uint32_t> scalars, nt_scal, nt_idx, one_idx, counts{2}, dens_prefix;
   DeviceBuffer<uint64_t> density;
   DeviceBuffer<uint32_t> keys_in, keys_out, vals_in, vals_out;
@@ -410,7 +411,11 @@ struct Msm<C>::Impl {
   // whose queued work the MSM waits for first.
   Point run(DeviceBasesView<C> bases, const void* scalars_in, size_t n, bool mont, const GpuMsmOptions& opt,
             bool on_device = false, cudaStream_t after = nullptr);
+  void accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bases, size_t m, unsigned c, unsigned w0, unsigned g,
+                       bool table, size_t k);
+  void reduce_windows(unsigned sums, unsigned c, Xyzz* out);
   Event ev_after;
+  std::deque<Event> pass_events;  // sorted, accumulated: two per pass (a deque: Events do not move)
 };
 
 template <class C>
@@ -495,56 +500,20 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* s
     c = table ? bases.table_bits : opt.window_bits ? opt.window_bits : choose_window_bits(m);
     W = num_windows(c);
     // With the table every window's digits address their own row ([2^(c*w)] P), so all W*m pairs
-    // form one segment with one set of buckets and one window sum; otherwise W segments of m.
+    // form one segment with one set of buckets and one window sum (one pass); otherwise W segments
+    // of m, in passes of G windows.
     sums = table ? 1 : W;
-    const size_t seg = table ? W * m : m;
-    const uint32_t B = 1u << (c - 1);
-    const size_t total = W * m;
-    grow(keys_in, total);
-    grow(vals_in, total);
-    grow(keys_out, total);
-    grow(vals_out, total);
-    launch_recode(nt_scal.data(), nt_idx.data(), m, c, keys_in.data(), vals_in.data(), table ? bases.table_stride : 0,
-                  s);
-    const size_t temp = sort_temp_bytes(seg, c);
-    grow(sort_temp, temp);
-    sort_windows(sort_temp.data(), temp, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(), seg, c, sums,
-                 s);
-    ev_sorted.record(s);
-
-    // One wave of equally loaded threads (at least 8 pairs each).
-    const size_t wave = size_t{static_cast<unsigned>(sms)} * accumulate_blocks_per_sm * kBlock;
-    const size_t slice = std::max<size_t>(8, (total + wave - 1) / wave);
-    const size_t slices = (total + slice - 1) / slice;
-    grow(buckets, size_t{sums} * B);
-    grow(head, slices);
-    grow(tail, slices);
-    grow(head_key, slices);
-    grow(tail_key, slices);
-    CUZK_CUDA_CHECK(cudaMemsetAsync(buckets.data(), 0, size_t{sums} * B * sizeof(Xyzz), s));  // ZZ = 0: identity
-    const DAffine* pair_bases = table ? reinterpret_cast<const DAffine*>(bases.table) : dbases;
-    accumulate()<<<blocks_for(slices), kBlock, 0, s>>>(pair_bases, keys_out.data(), vals_out.data(), seg, total, slice,
-                                                       B, buckets.data(), head.data(), head_key.data(), tail.data(),
-                                                       tail_key.data());
-    CUZK_CUDA_CHECK(cudaGetLastError());
-    fixup_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(slices, B, buckets.data(), head.data(), head_key.data(),
-                                                           tail.data(), tail_key.data());
-    CUZK_CUDA_CHECK(cudaGetLastError());
-    ev_accumulated.record(s);
-
-    // Segments of K buckets: about one wave of threads for the whole reduction, K <= kMaxSegment.
-    const size_t want = size_t{static_cast<unsigned>(sms)} * reduce_threads_per_sm;
-    const uint32_t K = static_cast<uint32_t>(
-        std::clamp<size_t>(std::bit_ceil((size_t{sums} * B + want - 1) / want), 1, std::min(B, kMaxSegment)));
-    const size_t segs = B / K;
-    grow(partial, sums * segs);
-    reduce_segments_kernel<DC>
-        <<<blocks_for(sums * segs), kBlock, 0, s>>>(buckets.data(), B, K, sums * segs, partial.data());
-    CUZK_CUDA_CHECK(cudaGetLastError());
-    halve_groups<DC>(partial.data(), sums, segs, s);
-    // Window sums: the first point of each group.
-    CUZK_CUDA_CHECK(cudaMemcpy2DAsync(hp, sizeof(Xyzz), partial.data(), segs * sizeof(Xyzz), sizeof(Xyzz), sums,
-                                      cudaMemcpyDeviceToHost, s));
+    const unsigned G = table ? W : windows_per_pass(m, W, opt.max_pairs_per_pass);
+    stats.passes = (W + G - 1) / G;
+    while (pass_events.size() < 2 * size_t{stats.passes}) pass_events.emplace_back();
+    // Every window keeps its bucket set until one reduction of all of them at the end (a pass of
+    // fewer windows would give the latency-bound reduction fewer threads).
+    const size_t all_buckets = size_t{sums} << (c - 1);
+    grow(buckets, all_buckets);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(buckets.data(), 0, all_buckets * sizeof(Xyzz), s));  // ZZ = 0: identity
+    for (unsigned w0 = 0, k = 0; w0 < W; w0 += G, ++k)
+      accumulate_pass(dbases, bases, m, c, w0, std::min(G, W - w0), table, k);
+    reduce_windows(sums, c, hp);
   }
   ev_done.record(s);
   ev_done.sync();
@@ -553,11 +522,15 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* s
   stats.table = table && m > 0;
   stats.upload_ms = ev_uploaded.elapsed_ms_since(ev_start);
   stats.compute_ms = ev_done.elapsed_ms_since(ev_uploaded);
-  if (m > 0) {
-    stats.prepare_ms = ev_sorted.elapsed_ms_since(ev_uploaded);
-    stats.accumulate_ms = ev_accumulated.elapsed_ms_since(ev_sorted);
-    stats.reduce_ms = ev_done.elapsed_ms_since(ev_accumulated);
+  const Event* begin = &ev_uploaded;  // classify and the ones' sum count as the first pass's preparation
+  for (unsigned k = 0; k < stats.passes; ++k) {
+    const Event& sorted = pass_events[2 * k];
+    const Event& accumulated = pass_events[2 * k + 1];
+    stats.prepare_ms += sorted.elapsed_ms_since(*begin);
+    stats.accumulate_ms += accumulated.elapsed_ms_since(sorted);
+    begin = &accumulated;
   }
+  if (m > 0) stats.reduce_ms = ev_done.elapsed_ms_since(*begin);
 
   // Horner over the window sums on the CPU: c doublings per window (one sum and none with the table).
   Point acc = Point::identity();
@@ -567,6 +540,70 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* s
   }
   if (ones > 0) acc += to_host_jacobian<C>(hp[kMaxWindows]);
   return acc;
+}
+
+// Windows w0 .. w0 + g - 1 (all W of them with a table): recode, sort, and accumulate into those
+// windows' bucket sets (one set for all with a table); pass_events[2k], [2k + 1] are recorded after
+// the sort and after the accumulation.
+template <class C>
+void Msm<C>::Impl::accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bases, size_t m, unsigned c, unsigned w0,
+                                   unsigned g, bool table, size_t k) {
+  using namespace msm_detail;
+  const cudaStream_t s = stream.get();
+  const size_t seg = table ? g * m : m;
+  const uint32_t B = 1u << (c - 1);
+  const size_t total = g * m;
+  grow(keys_in, total);
+  grow(vals_in, total);
+  grow(keys_out, total);
+  grow(vals_out, total);
+  launch_recode(nt_scal.data(), nt_idx.data(), m, c, w0, g, keys_in.data(), vals_in.data(),
+                table ? bases.table_stride : 0, s);
+  const size_t temp = sort_temp_bytes(seg, c);
+  grow(sort_temp, temp);
+  sort_windows(sort_temp.data(), temp, keys_in.data(), keys_out.data(), vals_in.data(), vals_out.data(), seg, c,
+               table ? 1 : g, s);
+  pass_events[2 * k].record(s);
+
+  // One wave of equally loaded threads (at least 8 pairs each).
+  const size_t wave = size_t{static_cast<unsigned>(sms)} * accumulate_blocks_per_sm * kBlock;
+  const size_t slice = std::max<size_t>(8, (total + wave - 1) / wave);
+  const size_t slices = (total + slice - 1) / slice;
+  grow(head, slices);
+  grow(tail, slices);
+  grow(head_key, slices);
+  grow(tail_key, slices);
+  Xyzz* pass_buckets = buckets.data() + (table ? 0 : size_t{w0} * B);
+  const DAffine* pair_bases = table ? reinterpret_cast<const DAffine*>(bases.table) : dbases;
+  accumulate()<<<blocks_for(slices), kBlock, 0, s>>>(pair_bases, keys_out.data(), vals_out.data(), seg, total, slice, B,
+                                                     pass_buckets, head.data(), head_key.data(), tail.data(),
+                                                     tail_key.data());
+  CUZK_CUDA_CHECK(cudaGetLastError());
+  fixup_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(slices, B, pass_buckets, head.data(), head_key.data(),
+                                                         tail.data(), tail_key.data());
+  CUZK_CUDA_CHECK(cudaGetLastError());
+  pass_events[2 * k + 1].record(s);
+}
+
+// The `sums` bucket sets to one point each, copied to `out` (pinned host memory).
+template <class C>
+void Msm<C>::Impl::reduce_windows(unsigned sums, unsigned c, Xyzz* out) {
+  using namespace msm_detail;
+  const cudaStream_t s = stream.get();
+  const uint32_t B = 1u << (c - 1);
+  // Segments of K buckets: about one wave of threads for the whole reduction, K <= kMaxSegment.
+  const size_t want = size_t{static_cast<unsigned>(sms)} * reduce_threads_per_sm;
+  const uint32_t K = static_cast<uint32_t>(
+      std::clamp<size_t>(std::bit_ceil((size_t{sums} * B + want - 1) / want), 1, std::min(B, kMaxSegment)));
+  const size_t segs = B / K;
+  grow(partial, sums * segs);
+  reduce_segments_kernel<DC>
+      <<<blocks_for(sums * segs), kBlock, 0, s>>>(buckets.data(), B, K, sums * segs, partial.data());
+  CUZK_CUDA_CHECK(cudaGetLastError());
+  halve_groups<DC>(partial.data(), sums, segs, s);
+  // Window sums: the first point of each group.
+  CUZK_CUDA_CHECK(cudaMemcpy2DAsync(out, sizeof(Xyzz), partial.data(), segs * sizeof(Xyzz), sizeof(Xyzz), sums,
+                                    cudaMemcpyDeviceToHost, s));
 }
 
 template <class C>

@@ -39,12 +39,29 @@ void launch_classify(const uint32_t* scalars, size_t n, bool mont, const uint64_
                      const uint32_t* density_prefix, uint32_t* nt_scal, uint32_t* nt_idx, uint32_t* one_idx,
                      uint32_t* counts, cudaStream_t s);
 
-// Signed c-bit digits of the m listed scalars: for window w, keys[w*m + j] = |digit| and
-// vals[w*m + j] = (base index + w * row_stride) | kNegBit if the digit is negative. row_stride 0:
-// every window uses the bases themselves; otherwise row w of a precomputed table holds
-// [2^(c*w)] P at offset w * row_stride (the caller keeps indices below 2^31).
-void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
-                   uint32_t* vals, size_t row_stride, cudaStream_t s);
+// Signed c-bit digits of the m listed scalars, windows first .. first + count - 1: for window w,
+// keys[(w - first)*m + j] = |digit| and vals[(w - first)*m + j] = (base index + w * row_stride) |
+// kNegBit if the digit is negative. row_stride 0: every window uses the bases themselves;
+// otherwise row w of a precomputed table holds [2^(c*w)] P at offset w * row_stride (the caller
+// keeps indices below 2^31).
+void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, unsigned first,
+                   unsigned count, uint32_t* keys, uint32_t* vals, size_t row_stride, cudaStream_t s);
+
+// Pairs sorted and accumulated in one pass when GpuMsmOptions::max_pairs_per_pass is 0: 2^29
+// pairs are 8 GiB of sort keys and values. Without a window table the windows are independent
+// and go through in passes of windows_per_pass of them, so the sort's keys and values (16 bytes
+// per pair) stop growing with the number of windows: at 2^27 scalars 12 windows took 26 GiB of
+// them at once, which left no room for the 32 GiB WindowPoSt prover's G2 MSM on an H200. (The
+// bucket sets of all windows stay, for one reduction at the end.)
+inline constexpr size_t kDefaultMaxPairsPerPass = size_t{1} << 29;
+// Windows per pass for m scalars in W windows: passes = ceil(W / most that fit), evenly filled.
+inline unsigned windows_per_pass(size_t m, unsigned W, size_t max_pairs) {
+  if (max_pairs == 0) max_pairs = kDefaultMaxPairsPerPass;
+  const size_t fit = m == 0 ? W : max_pairs / m;
+  const unsigned most = static_cast<unsigned>(fit < 1 ? 1 : fit > W ? W : fit);
+  const unsigned passes = (W + most - 1) / most;
+  return (W + passes - 1) / passes;
+}
 
 // Temporary storage for sort_windows on segments of m pairs.
 size_t sort_temp_bytes(size_t m, unsigned c);

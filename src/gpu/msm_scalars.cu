@@ -70,8 +70,8 @@ __global__ void classify_kernel(const uint32_t* scalars, size_t n, bool mont, co
   }
 }
 
-__global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
-                              uint32_t* vals, uint32_t row_stride) {
+__global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, unsigned first,
+                              unsigned count, uint32_t* keys, uint32_t* vals, uint32_t row_stride) {
   const size_t j = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   if (j >= m) return;
   uint32_t s[8];
@@ -79,10 +79,11 @@ __global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, s
   const uint4 lo = p[0], hi = p[1];
   s[0] = lo.x, s[1] = lo.y, s[2] = lo.z, s[3] = lo.w, s[4] = hi.x, s[5] = hi.y, s[6] = hi.z, s[7] = hi.w;
   const uint32_t idx = nt_idx[j];
-  const unsigned windows = num_windows(c);
+  // The windows below `first` are recoded too (not written): their borrows carry upwards.
+  const unsigned end = first + count;
   const uint32_t half = 1u << (c - 1), mask = (1u << c) - 1;
   uint32_t carry = 0;
-  for (unsigned w = 0; w < windows; ++w) {
+  for (unsigned w = 0; w < end; ++w) {
     const unsigned pos = w * c, wi = pos / 32, sh = pos % 32;
     uint64_t v = wi < 8 ? s[wi] : 0;
     if (wi + 1 < 8) v |= uint64_t{s[wi + 1]} << 32;
@@ -90,8 +91,10 @@ __global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, s
     // Digits in [-(2^(c-1) - 1), 2^(c-1)]: above half, borrow 2^c from the next window.
     const bool neg = d > half;
     carry = neg;
-    keys[w * m + j] = neg ? (1u << c) - d : d;
-    vals[w * m + j] = (idx + w * row_stride) | (neg && d != (1u << c) ? kNegBit : 0u);
+    if (w < first) continue;
+    const size_t o = (w - first) * m + j;
+    keys[o] = neg ? (1u << c) - d : d;
+    vals[o] = (idx + w * row_stride) | (neg && d != (1u << c) ? kNegBit : 0u);
   }
 }
 
@@ -134,11 +137,12 @@ void launch_classify(const uint32_t* scalars, size_t n, bool mont, const uint64_
   CUZK_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, uint32_t* keys,
-                   uint32_t* vals, size_t row_stride, cudaStream_t s) {
-  if (m == 0) return;
+void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, unsigned first,
+                   unsigned count, uint32_t* keys, uint32_t* vals, size_t row_stride, cudaStream_t s) {
+  if (m == 0 || count == 0) return;
   const size_t blocks = (m + kBlock - 1) / kBlock;
-  recode_kernel<<<blocks, kBlock, 0, s>>>(nt_scal, nt_idx, m, c, keys, vals, static_cast<uint32_t>(row_stride));
+  recode_kernel<<<blocks, kBlock, 0, s>>>(nt_scal, nt_idx, m, c, first, count, keys, vals,
+                                          static_cast<uint32_t>(row_stride));
   CUZK_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -14,6 +14,7 @@
 #include "ff/bls12_381.hpp"
 #include "gpu/device.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/msm_internal.hpp"
 
 using namespace cuzk;
 
@@ -147,6 +148,39 @@ TEST(GpuMsm, G1WindowWidths) {
 TEST(GpuMsm, G2WindowWidths) {
   CUZK_REQUIRE_GPU();
   window_widths<G2C>();
+}
+
+// Windows in passes (GpuMsmOptions::max_pairs_per_pass): one window per pass, uneven groups, and
+// all at once give the CPU's result; the pass count follows windows_per_pass.
+template <class C>
+void window_passes() {
+  const size_t n = 3001;
+  const auto bases = test_bases<C>(n, 41);
+  const auto k = random_scalars(n, 42);
+  const auto want = ec::msm(std::span<const ec::Affine<C>>(bases), std::span<const ff::Fr>(k));
+  gpu::DeviceBases<C> db(bases);
+  gpu::Msm<C> engine;
+  for (size_t cap : {size_t{1}, n, 3 * n, 7 * n, 1000 * n}) {
+    gpu::GpuMsmOptions opt;
+    opt.window_bits = 5;  // 52 windows
+    opt.max_pairs_per_pass = cap;
+    EXPECT_EQ(engine.run(db.view(), k, opt), want) << "max_pairs_per_pass " << cap;
+    const unsigned g = gpu::msm_detail::windows_per_pass(engine.stats().nontrivial, 52, cap);
+    EXPECT_EQ(engine.stats().passes, (52 + g - 1) / g) << "max_pairs_per_pass " << cap;
+  }
+  EXPECT_EQ(gpu::msm_detail::windows_per_pass(n, 52, n), 1u);
+  EXPECT_EQ(gpu::msm_detail::windows_per_pass(n, 52, 1000 * n), 52u);
+  EXPECT_EQ(gpu::msm_detail::windows_per_pass(n, 52, 7 * n), 7u);            // 8 passes of 7 or fewer
+  EXPECT_EQ(gpu::msm_detail::windows_per_pass(n, 12, 5 * n), 4u);            // 3 passes of 4, not 5 + 5 + 2
+  EXPECT_EQ(gpu::msm_detail::windows_per_pass(size_t{1} << 27, 12, 0), 4u);  // 32 GiB h: 3 passes
+}
+TEST(GpuMsm, G1WindowPasses) {
+  CUZK_REQUIRE_GPU();
+  window_passes<G1C>();
+}
+TEST(GpuMsm, G2WindowPasses) {
+  CUZK_REQUIRE_GPU();
+  window_passes<G2C>();
 }
 
 // 90 % zeros and ones (Filecoin witnesses), all zero, all one, all r - 1, and the split counts.
