@@ -2,6 +2,7 @@
 # End-to-end checks of `cuzk seal --cache`, `cuzk snap encode|vanilla` and `cuzk synth-snap` at
 # 2 KiB: the chain seal -> encode -> vanilla, the files written, the commitments (zero new data: the
 # known comm_d of a zero 2 KiB sector and an unchanged replica), and input errors (exit code 2).
+# `cuzk snap witness` on both request files: the native witness equals the circuit's synthesis.
 # Usage: snap_cli_test.sh PATH/TO/cuzk
 set -u
 cuzk=$1
@@ -67,6 +68,28 @@ cmp -s "$tmp/s1.json" "$tmp/s2.json" || { echo "FAIL: synth-snap is not determin
 expect_rc 2 "$cuzk" synth-snap --sector-size 3KiB --out "$tmp/x"
 expect_out 'SnapDeals sector size'
 [ ! -e "$tmp/x" ] || { echo "FAIL: a failed command wrote its output"; fail=1; }
+
+# snap witness: the native witness of the updated and the synthetic request files is the circuit's
+# synthesis value for value, with the verifier's inputs; a partition that does not exist is a usage
+# error; a tampered vanilla proof is refused naming its partition.
+expect_rc 0 "$cuzk" snap witness --snap "$tmp/req.json" --check --json
+expect_out '"aux": 1703569'
+expect_out '"inputs_match_verifier": true'
+expect_out '"matches_synthesis": true'
+expect_rc 0 "$cuzk" snap witness --snap "$tmp/s1.json" --check
+expect_out 'OK: identical to the circuit'
+expect_rc 2 "$cuzk" snap witness --snap "$tmp/s1.json" --partition 1
+expect_out 'has partitions 0..0'
+python3 - "$tmp/req.json" "$tmp/req-bad.json" <<'PY'
+import base64, json, sys
+d = json.load(open(sys.argv[1]))
+b = bytearray(base64.b64decode(d["vanilla_proofs"][0]))
+b[308] ^= 1  # the first challenge's proof_r_old root (snap_e2e_test.sh)
+d["vanilla_proofs"][0] = base64.b64encode(bytes(b)).decode()
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "$cuzk" snap witness --snap "$tmp/req-bad.json"
+expect_out '(partition 0)'
 
 [ "$fail" = 0 ] && echo "snap CLI: all checks passed"
 exit "$fail"

@@ -7,6 +7,8 @@
 #     again against inputs it derives from the commitments;
 #   - a vanilla proof with one changed byte, and the valid proofs under another sector's
 #     comm_r_old: refused at submit (INVALID_ARGUMENT naming the partition and the field), no proof;
+#   - `cuzk-bench batch --snap`: the sealed and the synthetic files sent in turn, every proof
+#     verified; files of two sizes and a tampered file refused before sending;
 #   - `cuzk verify --snap` with the daemon's keys: the daemon's proof valid, invalid against another
 #     request, a file of two proofs refused; `cuzk prove --snap` proves and verifies on its own, and
 #     refuses the tampered file, writing nothing; `cuzk pce extract --circuit snap:2KiB`.
@@ -18,6 +20,7 @@ run 0 "$tmp/seal.log" "$cuzk" seal --sector-size 2KiB --random --cache "$tmp/sea
 run 0 "$tmp/encode.log" "$cuzk" snap encode --cache "$tmp/sealed" --random --rng-seed 4 --out "$tmp/upd"
 run 0 "$tmp/vanilla.log" "$cuzk" snap vanilla --cache "$tmp/sealed" --update "$tmp/upd" --out "$tmp/snap.json"
 run 0 "$tmp/synth.log" "$cuzk" synth-snap --sector-size 2KiB --seed 5 --out "$tmp/synth.json"
+run 0 "$tmp/synth8m.log" "$cuzk" synth-snap --sector-size 8MiB --out "$tmp/synth8m.json"
 # One byte of the first challenge's proof_r_old root (bincode: comm_c 32, apex_leafs 8 + 8 x 32,
 # challenge_proofs 8, variant 4 -> the root at 308); and the valid proofs under the synthetic
 # set's comm_r_old.
@@ -56,6 +59,15 @@ expect_in "$tmp/bad-local.log" "(partition 0)" "cuzk-bench's own check names the
 run 1 "$tmp/other.log" "$bench" -a "$sock" single --snap "$tmp/snap-other.json" --no-verify
 expect_in "$tmp/other.log" "INVALID_ARGUMENT" "another sector's comm_r_old refused at submit"
 expect_in "$tmp/other.log" "(partition 0)" "another sector's comm_r_old: the partition named"
+# batch --snap: the two files in turn, each proof checked against its own file's inputs; files of
+# two sector sizes, and a tampered one, refused before anything is sent.
+run 0 "$tmp/batch.log" "$bench" -a "$sock" --json batch --snap "$tmp/snap.json" "$tmp/synth.json" -c 2 -j 2
+expect_in "$tmp/batch.log" '"circuit": *"snap:2KiB"' "batch --snap: the circuit of the files"
+expect_in "$tmp/batch.log" '"verified": *2' "batch --snap: 2 proofs verified"
+run 2 "$tmp/batch-mixed.log" "$bench" -a "$sock" batch --snap "$tmp/snap.json" "$tmp/synth8m.json" -c 1
+expect_in "$tmp/batch-mixed.log" "a batch proves one circuit" "batch --snap: two circuits refused"
+run 2 "$tmp/batch-bad.log" "$bench" -a "$sock" batch --snap "$tmp/snap-bad.json" -c 1
+expect_in "$tmp/batch-bad.log" "(partition 0)" "batch --snap: a tampered file refused before sending"
 stop_daemon
 
 # Without a daemon, with the daemon's keys.

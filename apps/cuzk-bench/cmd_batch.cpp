@@ -22,6 +22,7 @@
 #include "proof_checker.hpp"
 #include "report.hpp"
 #include "request.hpp"
+#include "snap_request.hpp"
 #include "status_sampler.hpp"
 #include "timeline.hpp"
 
@@ -197,8 +198,8 @@ struct PhaseResult {
   uint64_t attempted = 0;
 };
 
-// What each proof of the batch sends: a PoRep C1, PoSt request files (proof i sends file
-// i mod their number), or else random inputs of the generic circuit.
+// What each proof of the batch sends: a PoRep C1, PoSt or SnapDeals request files (proof i sends
+// file i mod their number), or else random inputs of the generic circuit.
 struct BatchSource {
   const PorepC1* porep = nullptr;
   const std::vector<PostRequest>* posts = nullptr;
@@ -235,7 +236,7 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       v1::ProveRequest req;
       auto* s = req.mutable_submit();
       const PostRequest* post = src.posts ? &(*src.posts)[i % src.posts->size()] : nullptr;
-      if (post) *s = post->fields;  // proof kind, registered proof, randomness, vanilla proofs
+      if (post) *s = post->fields;  // kind, registered proof, randomness / commitments, vanilla proofs
       s->set_request_id(request_id);
       if (!post) s->set_proof_kind(v1::GENERIC);
       s->set_priority(priority);
@@ -313,8 +314,8 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       // Last: from here on the verifier thread owns r.valid and r.error.
       if (r.completed && !o.no_verify) {
         const auto& a = resp.result();
-        // PoRep / PoSt: checked against the inputs derived here from C1 / the vanilla proofs, not
-        // the ones the daemon reports.
+        // PoRep / PoSt / SnapDeals: checked against the inputs derived here from C1 / the vanilla
+        // proofs / the commitments, not the ones the daemon reports.
         verifier.push({&r, a.proof(),
                        src.porep ? src.porep->public_inputs
                        : post    ? post->public_inputs
@@ -354,22 +355,24 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     o.circuit = porep->circuit_id;
     o.partitions = porep->partitions;
   }
-  // PoSt: every file's proofs are validated here (to derive the inputs) unless --no-verify; one
-  // circuit per batch, so the report's figures are of one kind of proof.
+  // PoSt / SnapDeals: every file's proofs are validated here (to derive the inputs) unless
+  // --no-verify; one circuit per batch, so the report's figures are of one kind of proof.
+  const bool snap = !o.snap.empty();
+  const std::vector<std::string>& files = snap ? o.snap : o.post;
   std::vector<PostRequest> posts;
-  for (const std::string& path : o.post) {
+  for (const std::string& path : files) {
     std::optional<PostRequest> p;
-    if (!load_request_option(load_post_request, path, !o.no_verify, p)) return 2;
+    if (!load_request_option(snap ? load_snap_request : load_post_request, path, !o.no_verify, p)) return 2;
     if (!posts.empty() && p->circuit_id != posts.front().circuit_id) {
-      std::cerr << "cuzk-bench: --post " << path << " is a " << p->circuit_id << " request, " << o.post.front() << " a "
-                << posts.front().circuit_id << " one; a batch proves one circuit\n";
+      std::cerr << "cuzk-bench: " << (snap ? "--snap " : "--post ") << path << " is a " << p->circuit_id << " request, "
+                << files.front() << " a " << posts.front().circuit_id << " one; a batch proves one circuit\n";
       return 2;
     }
     posts.push_back(std::move(*p));
   }
   if (!posts.empty()) {
     o.circuit = posts.front().circuit_id;
-    o.partitions = 1;
+    o.partitions = posts.front().partitions;  // PoSt: 1; SnapDeals: the sector size's partitions
   }
   const BatchSource source{porep ? &*porep : nullptr, posts.empty() ? nullptr : &posts};
   auto priority = parse_priority(o.priority);

@@ -50,6 +50,7 @@ struct BatchOptions {
   std::string c1;                 // PoRep C2: every proof of the batch is this C1's
   uint64_t miner_id = 0;          // PoRep C2: sent with the wrapper's SectorNum; 0 = not sent
   std::vector<std::string> post;  // PoSt: request files, proof i sends post[i % size]
+  std::vector<std::string> snap;  // SnapDeals: request files, proof i sends snap[i % size]
   uint64_t count = 10;
   unsigned concurrency = 1;
   uint32_t partitions = 1;

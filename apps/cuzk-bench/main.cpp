@@ -117,6 +117,12 @@ int main(int argc, char** argv) {
                                "file's vanilla proofs")
                      ->check(CLI::ExistingFile);
   b_post->excludes(b_circuit)->excludes(b_c1);
+  auto* b_snap = b->add_option("--snap", batch.snap,
+                               "SnapDeals: request files (`cuzk snap vanilla`, `cuzk synth-snap`) of one sector size, "
+                               "sent in turn; each proof (one per partition) is checked against inputs derived from "
+                               "its file's commitments")
+                     ->check(CLI::ExistingFile);
+  b_snap->excludes(b_circuit)->excludes(b_c1)->excludes(b_post);
   b->add_option("--miner-id", batch.miner_id, "PoRep C2: the miner actor id f0N to send (see single --miner-id)")
       ->needs(b_c1);
   b->add_option("--type", batch_type, "generic (default) or porep (needs --c1)")
@@ -193,10 +199,11 @@ int main(int argc, char** argv) {
         std::cerr << "cuzk-bench: --type porep needs --c1 FILE\n";
         return 2;
       }
-      const bool post = c1 == &single.c1 ? !single.post.empty() || !single.snap.empty() : !batch.post.empty();
+      const bool post =
+          c1 == &single.c1 ? !single.post.empty() || !single.snap.empty() : !batch.post.empty() || !batch.snap.empty();
       if (circuit->empty() && c1->empty() && !post) {
         std::cerr << "cuzk-bench: " << name
-                  << " needs --circuit ID, --c1 FILE (PoRep), --post FILE (PoSt) or --snap FILE (single: SnapDeals)\n";
+                  << " needs --circuit ID, --c1 FILE (PoRep), --post FILE (PoSt) or --snap FILE (SnapDeals)\n";
         return 2;
       }
     }

@@ -1,5 +1,7 @@
 #pragma once
 // Small helpers the `cuzk` subcommands share.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -20,6 +22,14 @@ struct UsageError : std::invalid_argument {
 
 inline double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// User + system CPU seconds of the whole process (all threads) so far.
+inline double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
 }
 
 // The value, or a std::runtime_error carrying the error message.

@@ -2,8 +2,6 @@
 // native path, filecoin/post_witness.hpp), timed in wall and CPU seconds, and with --check
 // compared value for value with the circuit's synthesis (WitnessCS). Measures the witness of a
 // 32 GiB WindowPoSt partition (`cuzk synth-post`) without keys or a GPU.
-#include <sys/resource.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -17,17 +15,6 @@
 #include "util/thread_pool.hpp"
 
 namespace cuzk::cli {
-namespace {
-
-// User + system CPU seconds of the whole process (all threads) so far.
-double process_cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
-}  // namespace
 
 void add_post_witness_command(CLI::App& post, PostOptions& o) {
   auto* w = post.add_subcommand(

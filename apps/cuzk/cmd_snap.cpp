@@ -1,6 +1,7 @@
 // `cuzk snap encode` and `cuzk snap vanilla`: a SnapDeals update of a sector sealed here
 // (`cuzk seal --cache DIR`) and its vanilla proofs, written as a SnapDeals request file
-// (filecoin/snap_request_file.hpp), so SnapDeals runs end to end with no outside data:
+// (filecoin/snap_request_file.hpp), so SnapDeals runs end to end with no outside data
+// (`cuzk snap witness` is cmd_snap_witness.cpp):
 //
 //   cuzk seal --sector-size 2KiB --random --cache sealed --out c1.json
 //   cuzk snap encode --cache sealed --random --out updated
@@ -179,10 +180,12 @@ void add_snap_commands(CLI::App& app, SnapOptions& o) {
   v->add_option("--out,-o", o.out, "Where to write the request file (atomically)")->required();
   v->add_flag("--json", o.json, "Print a JSON summary");
   v->callback([&o] { o.action = "vanilla"; });
+  add_snap_witness_command(*snap, o);
 }
 
 int run_snap(const SnapOptions& o) {
   try {
+    if (o.action == "witness") return run_snap_witness(o);
     return o.action == "encode" ? run_encode(o) : run_vanilla(o);
   } catch (const UsageError& e) {
     std::cerr << "cuzk: error: " << e.what() << "\n";

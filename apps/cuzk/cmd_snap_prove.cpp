@@ -21,6 +21,7 @@
 #include "snap_cli.hpp"
 #include "util/progress.hpp"
 #include "util/rng.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::cli {
 using ff::Fr;
@@ -71,7 +72,7 @@ int snap_prove(const Groth16Options& o) {
   std::vector<filecoin::SnapAssignment> assignments;
   std::vector<groth16::Witness> ws;
   for (uint32_t k = 0; k < l.proofs.size(); ++k)
-    assignments.push_back(filecoin::snap_assignment(l.ctx, l.proofs[k], k));
+    assignments.push_back(filecoin::snap_assignment(l.ctx, l.proofs[k], k, ThreadPool::global()));
   for (const filecoin::SnapAssignment& a : assignments) ws.push_back({a.inputs, a.aux});
   const auto be = std::make_unique<backend::BatchProver>(pk, pce, cli_placement(o));
   SystemRng rng;

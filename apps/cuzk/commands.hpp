@@ -125,15 +125,22 @@ struct SynthPostOptions {
 CLI::App* add_synth_post_command(CLI::App& app, SynthPostOptions& o);
 int run_synth_post(const SynthPostOptions& o);
 struct SnapOptions {
-  std::string action;  // encode | vanilla (set by the parser)
+  std::string action;  // encode | vanilla | witness (set by the parser)
   std::string cache, update, data, out;
   bool random = false;
   uint64_t rng_seed = 1;
   bool json = false;
+  std::string request;               // witness: the SnapDeals request file
+  std::vector<uint32_t> partitions;  // witness: those partitions (default: all)
+  bool check = false;                // witness: compare with the circuit's synthesis
+  unsigned threads = 0;
 };
 // Registers `snap` and its subcommands.
 void add_snap_commands(CLI::App& app, SnapOptions& o);
 int run_snap(const SnapOptions& o);
+// `snap witness` (cmd_snap_witness.cpp).
+void add_snap_witness_command(CLI::App& snap, SnapOptions& o);
+int run_snap_witness(const SnapOptions& o);
 
 struct SynthSnapOptions {
   std::string sector_size, out;

@@ -74,7 +74,10 @@ int main(int argc, char** argv) {
       return cuzk::cli::run_post(post);
     }
     if (*sp) return cuzk::cli::run_synth_post(synth_post);
-    if (!snap.action.empty()) return cuzk::cli::run_snap(snap);
+    if (!snap.action.empty()) {
+      if (snap.threads) cuzk::ThreadPool::set_global_threads(snap.threads);
+      return cuzk::cli::run_snap(snap);
+    }
     if (*ss) return cuzk::cli::run_synth_snap(synth_snap);
     if (*p) {
       if (pce.threads) cuzk::ThreadPool::set_global_threads(pce.threads);

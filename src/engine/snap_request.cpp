@@ -16,8 +16,8 @@ class SnapPartitions final : public VanillaPartitions {
   SnapPartitions(filecoin::SnapRequestContext ctx, std::vector<filecoin::SnapPartitionProof> proofs)
       : ctx_(std::move(ctx)), proofs_(std::move(proofs)) {}
   uint32_t count() const override { return static_cast<uint32_t>(proofs_.size()); }
-  PartitionAssignment assignment(uint32_t k, ThreadPool&) const override {
-    filecoin::SnapAssignment a = filecoin::snap_assignment(ctx_, proofs_.at(k), k);
+  PartitionAssignment assignment(uint32_t k, ThreadPool& pool) const override {
+    filecoin::SnapAssignment a = filecoin::snap_assignment(ctx_, proofs_.at(k), k, pool);
     return {std::move(a.inputs), std::move(a.aux)};
   }
   r1cs::ProvingCS synthesize(uint32_t k) const override { return filecoin::synthesize_snap(ctx_, proofs_.at(k), k); }

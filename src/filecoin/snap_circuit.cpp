@@ -69,19 +69,6 @@ void check_path(const SnapPath& path, const std::vector<size_t>& arities, size_t
   }
 }
 
-// The arity of every level of tree R's path: base levels, then sub and top.
-std::vector<size_t> tree_r_arities(const SnapCircuitShape& s) {
-  std::vector<size_t> a(s.tree_r.base_path_length(s.nodes), s.tree_r.base_arity);
-  if (s.tree_r.sub_arity != 0) a.push_back(s.tree_r.sub_arity);
-  if (s.tree_r.top_arity != 0) a.push_back(s.tree_r.top_arity);
-  return a;
-}
-
-std::vector<size_t> tree_d_arities(const SnapCircuitShape& s) {
-  if (s.tree_d == SnapTreeD::kPoseidon) return tree_r_arities(s);
-  return std::vector<size_t>(s.tree_d_levels(), 2);
-}
-
 // The selector's bits must be a partition index below the count, then one h_select bit, then
 // zeros (circuit.rs synthesize's assertions).
 void check_selector(const SnapCircuitShape& s, const Fr& selector) {
@@ -210,9 +197,9 @@ SnapPartitionWitness SnapPartitionWitness::blank(const SnapCircuitShape& shape) 
     return p;
   };
   SnapChallengeWitness c;
-  c.path_r_old = blank_path(tree_r_arities(shape));
+  c.path_r_old = blank_path(snap_detail::tree_r_arities(shape));
   c.path_r_new = c.path_r_old;
-  c.path_d_new = blank_path(tree_d_arities(shape));
+  c.path_d_new = blank_path(snap_detail::tree_d_arities(shape));
   SnapPartitionWitness w;
   w.apex_leaves.resize(shape.apex_leaves);
   w.partition_path.resize(shape.partition_bits());
@@ -238,6 +225,18 @@ std::vector<Fr> snap_public_inputs(const SnapCircuitShape& shape, const SnapPubl
 }
 
 namespace snap_detail {
+
+std::vector<size_t> tree_r_arities(const SnapCircuitShape& s) {
+  std::vector<size_t> a(s.tree_r.base_path_length(s.nodes), s.tree_r.base_arity);
+  if (s.tree_r.sub_arity != 0) a.push_back(s.tree_r.sub_arity);
+  if (s.tree_r.top_arity != 0) a.push_back(s.tree_r.top_arity);
+  return a;
+}
+
+std::vector<size_t> tree_d_arities(const SnapCircuitShape& s) {
+  if (s.tree_d == SnapTreeD::kPoseidon) return tree_r_arities(s);
+  return std::vector<size_t>(s.tree_d_levels(), 2);
+}
 
 void check_witness(const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
   shape.validate();

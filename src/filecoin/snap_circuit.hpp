@@ -116,6 +116,10 @@ std::vector<Fr> snap_public_inputs(const SnapCircuitShape& shape, const SnapPubl
 namespace snap_detail {
 // Every witness must give the blank circuit's structure; a known selector must be valid.
 void check_witness(const SnapCircuitShape& shape, const SnapPartitionWitness& w);
+// The arity of every level of a tree-R path (base levels, then sub and top), and of a tree-D path
+// (binary up to the apex leaf; tree R's with the Poseidon tree D).
+std::vector<size_t> tree_r_arities(const SnapCircuitShape& s);
+std::vector<size_t> tree_d_arities(const SnapCircuitShape& s);
 }  // namespace snap_detail
 
 // The whole partition circuit (EmptySectorUpdateCircuit::synthesize). Does not call

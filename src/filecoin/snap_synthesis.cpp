@@ -12,9 +12,14 @@ r1cs::CompactR1cs record_snap_circuit(const SnapCircuitShape& shape) {
   return std::move(cs).compact();
 }
 
-SnapAssignment snap_assignment(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k) {
+SnapAssignment snap_assignment(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k,
+                               ThreadPool& pool) {
+  return snap_native_assignment(ctx.shape, snap_partition_witness(ctx, proof, k), pool);
+}
+
+SnapAssignment synthesize_snap_assignment(const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
   r1cs::WitnessCS cs;
-  snap_circuit(cs, ctx.shape, snap_partition_witness(ctx, proof, k));
+  snap_circuit(cs, shape, w);
   cs.finalize();
   return {std::move(cs.inputs()), std::move(cs.aux())};
 }

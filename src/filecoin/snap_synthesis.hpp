@@ -1,7 +1,8 @@
 #pragma once
 // The SnapDeals partition circuit as the prover consumes it (as post_synthesis.hpp does for PoSt):
 // the blank circuit recorded (for the PCE and the test-only setup), and per partition of a
-// validated request its witness (WitnessCS) or its full synthesis (ProvingCS, while no PCE exists).
+// validated request its witness (native, snap_witness.hpp; or through WitnessCS) or its full
+// synthesis (ProvingCS, while no PCE exists).
 #include <cstdint>
 #include <vector>
 
@@ -9,8 +10,10 @@
 #include "filecoin/snap_circuit.hpp"
 #include "filecoin/snap_validate.hpp"
 #include "filecoin/snap_vanilla.hpp"
+#include "filecoin/snap_witness.hpp"
 #include "r1cs/compact_r1cs.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
 
@@ -19,11 +22,12 @@ namespace cuzk::filecoin {
 r1cs::CompactR1cs record_snap_circuit(const SnapCircuitShape& shape);
 
 // Partition k's values (inputs with ONE first, aux) from its proof, which validate_snap_vanilla
-// accepted with `ctx`.
-struct SnapAssignment {
-  std::vector<ff::Fr> inputs, aux;
-};
-SnapAssignment snap_assignment(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k);
+// accepted with `ctx`, computed natively on `pool` (snap_native_assignment).
+SnapAssignment snap_assignment(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k,
+                               ThreadPool& pool);
+// The same values through the circuit under WitnessCS, on one thread (the reference the native
+// path is tested against).
+SnapAssignment synthesize_snap_assignment(const SnapCircuitShape& shape, const SnapPartitionWitness& w);
 
 // Full synthesis of partition k (values, a, b, c and the densities, finalized).
 r1cs::ProvingCS synthesize_snap(const SnapRequestContext& ctx, const SnapPartitionProof& proof, uint32_t k);

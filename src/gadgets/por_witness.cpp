@@ -26,6 +26,19 @@ class Picks {
   Fr* o_;
 };
 
+// select's mux tree over `state` (a power of two in size), most significant bit first: each
+// round halves it in place, so state[0] ends as state[index].
+void select_values(std::vector<Fr>& state, uint64_t index, Picks& p) {
+  const size_t nbits = static_cast<size_t>(std::countr_zero(state.size()));
+  size_t half = state.size() / 2;
+  for (size_t i = 0; i < nbits; ++i) {
+    const bool bit = (index >> (nbits - 1 - i)) & 1;
+    // next[j] = bit ? state[half + j] : state[j], written over state[j] (read before written).
+    for (size_t j = 0; j < half; ++j) state[j] = p.pick(bit, state[half + j], state[j]);
+    half /= 2;
+  }
+}
+
 // insert_2 / insert_4 / insert_8 / insert (select columns), same picks in the same order.
 void insert_values(size_t size, const Fr& x, uint64_t index, std::span<const Fr> e, Picks& p, Fr* children) {
   const bool b0 = index & 1, b1 = (index >> 1) & 1, b2 = (index >> 2) & 1;
@@ -73,20 +86,21 @@ void insert_values(size_t size, const Fr& x, uint64_t index, std::span<const Fr>
     children[7] = p.pick(b2, p7_xx1, h);
     return;
   }
-  // Each position selected from its column of candidates by a mux tree, most significant bit
-  // first (select in insertion.hpp).
-  const size_t nbits = static_cast<size_t>(std::countr_zero(size));
-  std::vector<Fr> state(size), next(size / 2);
+  // Each position selected from its column of candidates (select in insertion.hpp).
+  std::vector<Fr> state(size);
   for (size_t pos = 0; pos < size; ++pos) {
     for (size_t i = 0; i < size; ++i) state[i] = pos < i ? e[pos] : pos == i ? x : e[pos - 1];
-    size_t half = size / 2;
-    for (size_t i = 0; i < nbits; ++i) {
-      const bool bit = (index >> (nbits - 1 - i)) & 1;
-      for (size_t j = 0; j < half; ++j) next[j] = p.pick(bit, state[half + j], state[j]);
-      std::copy(next.begin(), next.begin() + static_cast<std::ptrdiff_t>(half), state.begin());
-      half /= 2;
-    }
+    select_values(state, index, p);
     children[pos] = state[0];
+  }
+}
+
+void check_level(size_t arity, size_t siblings, uint64_t index, size_t values, size_t want) {
+  if (arity < 2 || arity > kPoseidonMaxArity || !std::has_single_bit(arity) || siblings + 1 != arity ||
+      index >= arity || values != want) {
+    throw std::invalid_argument("PoR level witness: arity " + std::to_string(arity) + ", " + std::to_string(siblings) +
+                                " siblings, index " + std::to_string(index) + ", " + std::to_string(values) +
+                                " values (needs " + std::to_string(want) + ")");
   }
 }
 
@@ -99,30 +113,45 @@ size_t insert_witness_len(size_t arity) {
   return arity * (arity - 1);
 }
 
+size_t poseidon_insert_hash_witness_len(size_t arity) {
+  return insert_witness_len(arity) + poseidon_witness_len(poseidon_constants(arity));
+}
+
 size_t poseidon_por_level_witness_len(size_t arity) {
-  return static_cast<size_t>(std::countr_zero(arity)) + (arity - 1) + insert_witness_len(arity) +
-         poseidon_witness_len(poseidon_constants(arity));
+  return static_cast<size_t>(std::countr_zero(arity)) + (arity - 1) + poseidon_insert_hash_witness_len(arity);
 }
 
 Fr poseidon_por_level_witness(size_t arity, const Fr& cur, std::span<const Fr> siblings, uint64_t index,
                               std::span<Fr> out) {
-  if (arity < 2 || arity > kPoseidonMaxArity || !std::has_single_bit(arity) || siblings.size() + 1 != arity ||
-      index >= arity || out.size() != poseidon_por_level_witness_len(arity)) {
-    throw std::invalid_argument("PoR level witness: arity " + std::to_string(arity) + ", " +
-                                std::to_string(siblings.size()) + " siblings, index " + std::to_string(index) + ", " +
-                                std::to_string(out.size()) + " values");
-  }
+  check_level(arity, siblings.size(), index, out.size(), poseidon_por_level_witness_len(arity));
   Picks p(out.data());
   const size_t nbits = static_cast<size_t>(std::countr_zero(arity));
   for (size_t j = 0; j < nbits; ++j) p.bit((index >> j) & 1);
   Fr* o = p.end();
   for (const Fr& s : siblings) *o++ = s;
-  Picks picks(o);
+  const size_t used = static_cast<size_t>(o - out.data());
+  return poseidon_insert_hash_witness(arity, cur, siblings, index, out.subspan(used));
+}
+
+Fr poseidon_insert_hash_witness(size_t arity, const Fr& cur, std::span<const Fr> siblings, uint64_t index,
+                                std::span<Fr> out) {
+  check_level(arity, siblings.size(), index, out.size(), poseidon_insert_hash_witness_len(arity));
+  Picks picks(out.data());
   std::array<Fr, kPoseidonMaxArity> children;
   insert_values(arity, cur, index, siblings, picks, children.data());
-  const PoseidonConstants& c = poseidon_constants(arity);
   const size_t used = static_cast<size_t>(picks.end() - out.data());
-  return poseidon_witness(c, std::span<const Fr>(children.data(), arity), out.subspan(used));
+  return poseidon_witness(poseidon_constants(arity), std::span<const Fr>(children.data(), arity), out.subspan(used));
+}
+
+Fr select_witness(std::span<const Fr> from, uint64_t index, std::span<Fr> out) {
+  if (from.empty() || !std::has_single_bit(from.size()) || index >= from.size() || out.size() + 1 != from.size()) {
+    throw std::invalid_argument("select witness: " + std::to_string(from.size()) + " elements, index " +
+                                std::to_string(index) + ", " + std::to_string(out.size()) + " values");
+  }
+  Picks p(out.data());
+  std::vector<Fr> state(from.begin(), from.end());
+  select_values(state, index, p);
+  return state[0];
 }
 
 }  // namespace cuzk::gadgets

@@ -34,7 +34,8 @@ size_t poseidon_witness_len(const PoseidonConstants& c) {
   return 3 * c.arity + 4 * c.width * (2 * c.half_full_rounds - 1) + 4 * c.partial_rounds + 1;
 }
 
-Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, std::span<Fr> out) {
+Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, std::span<Fr> out,
+                    const PoseidonHashType& type) {
   const size_t t = c.width;
   if (preimage.size() != c.arity || out.size() != poseidon_witness_len(c) || t > kPoseidonMaxArity + 1) {
     throw std::invalid_argument("Poseidon witness: " + std::to_string(preimage.size()) + " inputs and " +
@@ -72,7 +73,7 @@ Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, st
   State s;
   // First round: the tag's S-box is a constant; the inputs are already allocated.
   {
-    const Fr x = PoseidonHashType::merkle_tree().domain_tag(c.arity) + k[0];
+    const Fr x = type.domain_tag(c.arity) + k[0];
     s[0] = x.square().square() * x + k[t];
     for (size_t i = 1; i < t; ++i) {
       const Fr l = preimage[i - 1] + k[i];

@@ -19,9 +19,11 @@ namespace cuzk::gadgets {
 
 size_t poseidon_witness_len(const PoseidonConstants& c);
 
-// Writes the poseidon_witness_len(c) values of hashing `preimage` (exactly c.arity elements, the
-// MerkleTree domain tag) to `out` and returns the hash (equal to out.back() and to poseidon_hash).
-// Throws std::invalid_argument if the sizes do not match.
-Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, std::span<Fr> out);
+// Writes the poseidon_witness_len(c) values of hashing `preimage` (exactly c.arity elements) with
+// the domain tag of `type` (the MerkleTree tag of Filecoin's trees; SnapDeals' Custom(1) for phi,
+// rho and its challenges) to `out` and returns the hash (equal to out.back() and to
+// poseidon_hash). Throws std::invalid_argument if the sizes do not match.
+Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, std::span<Fr> out,
+                    const PoseidonHashType& type = PoseidonHashType::merkle_tree());
 
 }  // namespace cuzk::gadgets
