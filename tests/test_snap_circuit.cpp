@@ -16,6 +16,7 @@
 #include "gadgets/merkle_tree.hpp"
 #include "gadgets/poseidon_hasher.hpp"
 #include "gadgets/sha256_hasher.hpp"
+#include "snap_test_shapes.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -335,14 +336,7 @@ TEST(SnapCircuit, UpdatedSectorSatisfies1KiB) {
 // constraints) for the partition path, the partition bits of every challenge, and tampering.
 class SnapTwoPartitions : public ::testing::Test {
  protected:
-  static SnapCircuitShape shape() {
-    SnapCircuitShape s = SnapCircuitShape::of(1 * kKiB);
-    s.partitions = 2;
-    s.apex_leaves = 2;
-    s.challenges = 2;
-    s.validate();
-    return s;
-  }
+  static SnapCircuitShape shape() { return test::snap_two_partitions(); }
   static void SetUpTestSuite() {
     circuit_ = new RecordedCircuit(shape());
     sector_ = new UpdatedSector(shape(), 12);

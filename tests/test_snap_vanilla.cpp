@@ -18,6 +18,7 @@
 #include "filecoin/snap_synthetic.hpp"
 #include "filecoin/snap_vanilla_gen.hpp"
 #include "gadgets/poseidon_native.hpp"
+#include "snap_test_shapes.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -30,17 +31,6 @@ SnapUpdate random_update(const SnapCircuitShape& shape, uint64_t seed) {
   std::vector<Bytes32> key(shape.nodes);
   for (Bytes32& b : key) b = random_fr_bytes(rng);
   return snap_update_sector(shape, std::move(key), random_sector_data(shape.nodes, seed + 1), random_fr_bytes(rng));
-}
-
-// 1 KiB nodes with 2 partitions of 2 apex leaves and 2 challenges (~0.36 M constraints): the
-// partition path, several partitions, and TestCS in well under a second per partition.
-SnapCircuitShape two_partitions() {
-  SnapCircuitShape s = SnapCircuitShape::of(1 * kKiB);
-  s.partitions = 2;
-  s.apex_leaves = 2;
-  s.challenges = 2;
-  s.validate();
-  return s;
 }
 
 std::vector<std::vector<uint8_t>> blobs_of(const std::vector<SnapPartitionProof>& proofs) {
@@ -81,7 +71,7 @@ class SnapVanilla : public ::testing::Test {
   static void SetUpTestSuite() {
     one_ = new SnapUpdate(random_update(SnapCircuitShape::of(1 * kKiB), 21));
     one_proofs_ = new std::vector<SnapPartitionProof>(snap_vanilla_proofs(*one_));
-    two_ = new SnapUpdate(random_update(two_partitions(), 22));
+    two_ = new SnapUpdate(random_update(test::snap_two_partitions(), 22));
     two_proofs_ = new std::vector<SnapPartitionProof>(snap_vanilla_proofs(*two_));
   }
   static void TearDownTestSuite() {
@@ -355,11 +345,11 @@ TEST(SnapSynthetic, SmallSetsValidateAndSatisfyTheCircuit) {
     const SnapSyntheticSet set = synthetic_snap_vanilla(SnapCircuitShape::of(size), 3);
     EXPECT_NO_THROW(validate_snap_vanilla(set.context, set.proofs)) << size;
   }
-  const SnapSyntheticSet set = synthetic_snap_vanilla(two_partitions(), 4);
+  const SnapSyntheticSet set = synthetic_snap_vanilla(test::snap_two_partitions(), 4);
   expect_satisfies(set.context, blobs_of(set.proofs));
   // Deterministic in the seed.
-  EXPECT_EQ(to_bincode(synthetic_snap_vanilla(two_partitions(), 4).proofs[1]), to_bincode(set.proofs[1]));
-  EXPECT_NE(synthetic_snap_vanilla(two_partitions(), 5).context.comm_r_new, set.context.comm_r_new);
+  EXPECT_EQ(to_bincode(synthetic_snap_vanilla(test::snap_two_partitions(), 4).proofs[1]), to_bincode(set.proofs[1]));
+  EXPECT_NE(synthetic_snap_vanilla(test::snap_two_partitions(), 5).context.comm_r_new, set.context.comm_r_new);
 }
 
 // The benchmark set: 16 partitions x 86 challenges of a 32 GiB sector, through bincode and the

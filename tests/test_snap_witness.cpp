@@ -24,6 +24,7 @@
 #include "gadgets/sha256_hasher.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/witness_cs.hpp"
+#include "snap_test_shapes.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -174,15 +175,6 @@ TEST(SnapWitness, NativeEqualsSynthesizedAt2KiB) {
   expect_native_equals_synthesized(set.context.shape, snap_partition_witness(set.context, set.proofs[0], 0), "2 KiB");
 }
 
-SnapCircuitShape two_partitions() {
-  SnapCircuitShape s = SnapCircuitShape::of(1 * kKiB);
-  s.partitions = 2;
-  s.apex_leaves = 2;
-  s.challenges = 2;
-  s.validate();
-  return s;
-}
-
 // Every value given, none consistent (only equality with synthesis is asked): random elements, a
 // valid selector, leaf_r_new left for the circuit to compute.
 SnapPartitionWitness random_witness(const SnapCircuitShape& shape, uint32_t k, uint32_t h, uint64_t seed) {
@@ -208,7 +200,7 @@ SnapPartitionWitness random_witness(const SnapCircuitShape& shape, uint32_t k, u
 
 // Both partitions of a two-partition shape (the partition path and bits), valid.
 TEST(SnapWitness, NativeEqualsSynthesizedInBothPartitions) {
-  const SnapSyntheticSet set = synthetic_snap_vanilla(two_partitions(), 4);
+  const SnapSyntheticSet set = synthetic_snap_vanilla(test::snap_two_partitions(), 4);
   for (uint32_t k = 0; k < 2; ++k) {
     expect_native_equals_synthesized(set.context.shape, snap_partition_witness(set.context, set.proofs[k], k),
                                      "partition " + std::to_string(k));
@@ -262,7 +254,7 @@ int64_t first_unsatisfied(const r1cs::CompactR1cs& r, const SnapAssignment& a) {
 // path, comm_c): its witness is still computed as synthesis computes it, and fails the recorded
 // constraints; a changed data leaf breaks the encoding, which both refuse alike.
 TEST(SnapWitness, TamperedVanillaProofFailsTheConstraints) {
-  const SnapSyntheticSet set = synthetic_snap_vanilla(two_partitions(), 9);
+  const SnapSyntheticSet set = synthetic_snap_vanilla(test::snap_two_partitions(), 9);
   const SnapRequestContext& ctx = set.context;
   const r1cs::CompactR1cs circuit = record_snap_circuit(ctx.shape);
   ThreadPool pool(2);
@@ -308,7 +300,7 @@ TEST(SnapWitness, TamperedVanillaProofFailsTheConstraints) {
 }
 
 TEST(SnapWitness, MissingValuesAndWrongShapesRefused) {
-  const SnapCircuitShape shape = two_partitions();
+  const SnapCircuitShape shape = test::snap_two_partitions();
   ThreadPool pool(2);
   auto refused = [&](const SnapPartitionWitness& w, const std::string& want) {
     try {
