@@ -1,9 +1,11 @@
 // MSM benchmarks: G1 2^16 / 2^20 / 2^22 and G2 2^16 / 2^18, random scalars, one thread and the
-// whole machine. Bases come from g1_test_bases/g2_test_bases (cheap to build) and are cached
-// between benchmarks. Environment knobs for tuning: CUZK_MSM_C (window bits), CUZK_MSM_SPLITS,
-// CUZK_MSM_BATCH, CUZK_MSM_JACOBIAN=1, CUZK_MSM_SIMD=0 (scalar Fq bucket additions instead of the
-// AVX-512 IFMA kernel, ec/fq_ifma.hpp), CUZK_MSM_GLV=0 (no endomorphism split) or =1 (split at every
-// size; default: automatic, small MSMs only).
+// whole machine; and small MSMs, 2^0 to 2^12 (a small circuit's proof: chain:2^8 runs five of 2^8,
+// where per-window bucket reductions used to be most of the work). Bases come from
+// g1_test_bases/g2_test_bases (cheap to build) and are cached between benchmarks. Environment knobs
+// for tuning: CUZK_MSM_PATH=jobs|shared (msm.hpp MsmPath), CUZK_MSM_C (window bits),
+// CUZK_MSM_SPLITS, CUZK_MSM_BATCH, CUZK_MSM_JACOBIAN=1, CUZK_MSM_SIMD=0 (scalar Fq bucket additions
+// instead of the AVX-512 IFMA kernel, ec/fq_ifma.hpp), CUZK_MSM_GLV=0 (no endomorphism split) or =1
+// (split at every size; default: automatic, small MSMs only).
 //
 //   bench_msm --benchmark_filter='G1/20/threads:1'
 #include <benchmark/benchmark.h>
@@ -11,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -60,6 +63,10 @@ MsmConfig env_config() {
   if (const char* v = std::getenv("CUZK_MSM_BATCH")) c.batch = static_cast<unsigned>(std::atoi(v));
   if (const char* v = std::getenv("CUZK_MSM_JACOBIAN")) c.jacobian_buckets = std::atoi(v) != 0;
   if (const char* v = std::getenv("CUZK_MSM_GLV"); v && std::atoi(v) == 1) c.endo = MsmEndo::kOn;
+  if (const char* v = std::getenv("CUZK_MSM_PATH")) {
+    const std::string p = v;
+    c.path = p == "shared" ? MsmPath::kShared : p == "jobs" ? MsmPath::kJobs : MsmPath::kAuto;
+  }
   return c;
 }
 
@@ -73,7 +80,7 @@ void BM_msm(benchmark::State& st) {
   MsmOptions o;
   o.pool = &pool(threads);
   o.config = &cfg;
-  const auto eff = msm_default_config(n, threads, !std::is_same_v<A, G1Affine>, cfg.endo);
+  const auto eff = msm_default_config(n, threads, !std::is_same_v<A, G1Affine>, cfg.endo, cfg.path);
   for (auto _ : st) {
     auto r = msm(std::span<const A>(b.data(), n), std::span<const Fr>(k.data(), n), o);
     benchmark::DoNotOptimize(r);
@@ -83,6 +90,7 @@ void BM_msm(benchmark::State& st) {
   st.counters["splits"] = cfg.splits ? cfg.splits : eff.splits;
   st.counters["simd"] = fq_ifma::active();
   st.counters["glv"] = eff.endo == MsmEndo::kOn;
+  st.counters["shared"] = eff.path == MsmPath::kShared;
   st.counters["ns_per_point"] = benchmark::Counter(
       static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
@@ -109,6 +117,21 @@ BENCHMARK(BM_msm<G2Affine>)
     ->Args({17, 0})
     ->Args({18, 0})
     ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
+// Small MSMs, one thread and the whole machine (microseconds).
+BENCHMARK(BM_msm<G1Affine>)
+    ->Name("G1small")
+    ->ArgNames({"log_n", "threads"})
+    ->ArgsProduct({{0, 2, 4, 6, 8, 10, 12}, {1, 0}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
+BENCHMARK(BM_msm<G2Affine>)
+    ->Name("G2small")
+    ->ArgNames({"log_n", "threads"})
+    ->ArgsProduct({{0, 2, 4, 6, 8, 10, 12}, {1, 0}})
+    ->Unit(benchmark::kMicrosecond)
     ->UseRealTime()
     ->MeasureProcessCPUTime();
 

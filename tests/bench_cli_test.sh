@@ -44,6 +44,12 @@ expect_rc 2 "$bench" batch --circuit "$circuit" -c 0
 expect_rc 2 "$bench" batch --circuit "$circuit" -j 0
 expect_rc 2 "$bench" single --circuit "$circuit" --input 00 --seed 1
 expect_rc 2 "$bench" single --circuit "$circuit" --priority urgent
+expect_rc 2 "$bench" batch --circuit "$circuit" --priority low,urgent
+expect_out "unknown priority 'urgent'"
+expect_rc 2 "$bench" batch --circuit "$circuit" --priority low,
+expect_rc 2 "$bench" batch --circuit "$circuit" --cancel-every 0
+expect_rc 2 "$bench" batch --circuit "$circuit" --await-timeout-ms 0
+expect_rc 2 "$bench" batch --circuit "$circuit" --wtns "$tmp/no-such.wtns"
 expect_rc 2 "$bench" -a 'not an address' status
 expect_rc 2 "$bench" --daemon-arg=--x status
 expect_rc 1 "$bench" -a "unix://$tmp/no-such.sock" status
@@ -114,6 +120,32 @@ else
   echo "FAIL: batch wrote no timeline"
   fail=1
 fi
+
+# Load mixes: priorities in turn, every 2nd proof cancelled, AwaitProof with 1 ms timeouts; a
+# cancelled proof is not a failure, every completed one is verified.
+out=$("$bench" "${spawn[@]}" batch --circuit "$circuit" -c 6 -j 3 --priority low,high,critical --cancel-every 2 \
+  --await-timeout-ms 1 --json)
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: batch with cancels exited $rc: $out"; fail=1; }
+has_keys batch-mix "$out" cancelled cancel_requested await_timeouts memory_waits max_memory_used_bytes
+has_line batch-mix "$out" '"failed": 0'
+has_line batch-mix "$out" '"cancel_requested": 3'
+echo "$out" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+assert d["proofs"] + d["cancelled"] == 6 and d["verified"] == d["proofs"], d
+assert d["await_timeouts"] >= 1, "no AwaitProof timed out in 1 ms"
+assert d["priority"] == "low,high,critical"' || { echo "FAIL: batch with cancels and await timeouts: $out"; fail=1; }
+
+# --wtns: a registered .zkey circuit, the same witness with every proof.
+printf '[[circuits]]\nid = "mul3"\nzkey = "%s"\n' "$(cd "$(dirname "$0")" && pwd)/zkey/mul3.zkey" >"$tmp/zkey.toml"
+wtns="$(dirname "$0")/circom/mul3.wtns"
+out=$("$bench" --spawn-daemon "$daemon" --data-dir "$tmp/data-zkey" --daemon-arg="--config=$tmp/zkey.toml" \
+  batch --circuit mul3 --wtns "$wtns" -c 3 -j 2 --json)
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: batch --wtns exited $rc: $out"; fail=1; }
+has_line batch-wtns "$out" '"verified": 3'
+expect_rc 2 "$bench" "${spawn[@]}" batch --circuit mul3 --wtns "$wtns" --partitions 2
 
 # ---- access: a daemon that requires a bearer token; remote TCP without authentication refused ----
 printf '%s\n' 0123456789abcdef0123456789abcdef >"$tmp/token"

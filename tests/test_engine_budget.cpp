@@ -101,6 +101,7 @@ TEST(MemoryBudget, WaitsThenGrantedOnRelease) {
   MemoryBudget b(100);
   auto hold = b.acquire(80);
   ASSERT_TRUE(hold.ok());
+  EXPECT_EQ(b.waits(), 0u);  // granted at once
   std::atomic<bool> done{false};
   std::thread t([&] {
     auto r = b.acquire(50);
@@ -113,6 +114,10 @@ TEST(MemoryBudget, WaitsThenGrantedOnRelease) {
   t.join();
   EXPECT_TRUE(done.load());
   EXPECT_EQ(b.used(), 40u);
+  EXPECT_EQ(b.waits(), 1u);
+  // A failed try (no waiting) is not a wait.
+  EXPECT_FALSE(b.try_acquire(70).ok());
+  EXPECT_EQ(b.waits(), 1u);
 }
 
 TEST(MemoryBudget, CriticalWaiterQueuedAfterNormalOnesGoesFirst) {

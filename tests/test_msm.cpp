@@ -542,6 +542,74 @@ TYPED_TEST(MsmTest, EndomorphismSplitAgrees) {
             run<C>(tb, k, with_config(off, &four)));
 }
 
+// The shared-batch path for small MSMs (MsmPath::kShared) against the naive sum: every window
+// width it may take, with and without the split, edge scalars, zeros and ones, equal scalars (the
+// same bucket twice in a batch), bases at infinity, a density bitmap, one and several threads.
+TYPED_TEST(MsmTest, SharedPathAgrees) {
+  using C = TypeParam;
+  Xoshiro256 rng(24);
+  const std::vector<Fr> edge = split_edge_scalars();
+  const size_t n = 700;
+  auto bases = test_bases<C>(n, 25);
+  std::vector<Fr> k = random_scalars(n, rng);
+  for (size_t i = 0; i < edge.size(); ++i) k[i * 11] = edge[i];
+  for (size_t i = 4; i < n; i += 37) k[i] = k[3];  // equal scalars
+  for (size_t i = 6; i < n; i += 41) bases[i] = Affine<C>::identity();
+  ThreadPool one(1), four(4);
+  for (size_t m : std::vector<size_t>{1, 2, 3, 9, 64, n}) {
+    std::span<const Affine<C>> b(bases.data(), m);
+    std::span<const Fr> km(k.data(), m);
+    const Jacobian<C> expect = naive<C>(b, km);
+    for (MsmEndo e : {MsmEndo::kOn, MsmEndo::kOff}) {
+      for (unsigned c : {0u, 2u, 3u, 5u, 8u, 11u}) {
+        if (c == 2 && m > 64) continue;  // slow; the smaller sizes cover it
+        const MsmConfig cfg{.window_bits = c, .endo = e, .path = MsmPath::kShared};
+        for (ThreadPool* pool : {&one, &four}) {
+          EXPECT_EQ(run<C>(b, km, with_config(cfg, pool)), expect)
+              << "n=" << m << " c=" << c << " endo=" << (e == MsmEndo::kOn) << " threads=" << pool->size();
+        }
+      }
+    }
+  }
+  // A density bitmap over 0/1-heavy scalars.
+  std::vector<uint64_t> density((2 * n + 63) / 64);
+  for (auto& w : density) w = rng() | rng();
+  size_t sel = 0;
+  for (size_t i = 0; i < 2 * n; ++i) sel += (density[i / 64] >> (i % 64)) & 1;
+  std::vector<Fr> kd(2 * n);
+  for (auto& x : kd) {
+    const uint64_t u = rng() % 4;
+    x = u == 0 ? Fr::zero() : (u == 1 ? Fr::one() : Fr::random(rng));
+  }
+  auto bd = test_bases<C>(sel, 26);
+  Jacobian<C> expect;
+  for (size_t i = 0, j = 0; i < 2 * n; ++i) {
+    if ((density[i / 64] >> (i % 64)) & 1) expect += Jacobian<C>(bd[j++]).mul(kd[i]);
+  }
+  const MsmConfig shared{.path = MsmPath::kShared};
+  MsmOptions o = with_config(shared, &four);
+  o.density = &density;
+  EXPECT_EQ(run<C>(bd, kd, o), expect);
+  o.config = nullptr;  // automatic: the same
+  EXPECT_EQ(run<C>(bd, kd, o), expect);
+}
+
+// Which path the cost model takes: shared batches for a small proof's MSMs, jobs for large ones;
+// a jobs knob without a path keeps the jobs path.
+TEST(MsmConfigTest, SmallMsmsShareBatches) {
+  for (bool g2 : {false, true}) {
+    for (size_t n : {3, 16, 256, 1024}) {
+      EXPECT_EQ(msm_default_config(n, 2, g2).path, MsmPath::kShared) << n << " g2=" << g2;
+    }
+    for (size_t n : {size_t{1} << 16, size_t{1} << 20}) {
+      EXPECT_EQ(msm_default_config(n, 2, g2).path, MsmPath::kJobs) << n << " g2=" << g2;
+      EXPECT_EQ(msm_default_config(n, 16, g2).path, MsmPath::kJobs) << n << " g2=" << g2;
+    }
+    EXPECT_EQ(msm_default_config(256, 2, g2, MsmEndo::kAuto, MsmPath::kJobs).path, MsmPath::kJobs);
+    EXPECT_EQ(msm_default_config(size_t{1} << 20, 2, g2, MsmEndo::kAuto, MsmPath::kShared).path, MsmPath::kShared);
+  }
+}
+
 // msm_sum: two MSMs as one, against their sum, for 0/1-heavy and full-width parts of different
 // sizes (including empty ones), with and without an explicit configuration and the split.
 TEST(MsmSumTest, MatchesTwoMsms) {

@@ -252,8 +252,17 @@ TEST(Verifier, Batch) {
   SystemRng sys;
   EXPECT_TRUE(verify_batch(k.json_pvk, proofs, inputs, sys).value());
   EXPECT_TRUE(verify_batch(k.zkey_pvk, proofs, inputs).value());
-  // One proof alone, and the empty batch.
+  // One proof alone (checked without random weights), and the empty batch.
   EXPECT_TRUE(verify_batch(k.zkey_pvk, std::span(proofs).first(1), std::span(inputs).first(1)).value());
+  {
+    auto p = proofs;
+    p[0].c = (G1(p[0].c) + G1(ec::g1_generator())).to_affine();
+    EXPECT_FALSE(verify_batch(k.zkey_pvk, std::span(p).first(1), std::span(inputs).first(1)).value());
+    auto x = inputs;
+    x[0][1] += Fr::one();
+    EXPECT_FALSE(verify_batch(k.zkey_pvk, std::span(proofs).first(1), std::span(x).first(1)).value());
+    EXPECT_FALSE(verify_batch(k.zkey_pvk, std::span(proofs).first(1), std::span(x).first(0)).ok());
+  }
   EXPECT_TRUE(verify_batch(k.zkey_pvk, std::span<const Proof>(), std::span<const std::vector<Fr>>()).value());
 
   // Any single bad element makes the batch fail.

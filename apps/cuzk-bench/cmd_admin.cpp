@@ -33,6 +33,7 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
   j["total_proofs_cancelled"] = s.total_proofs_cancelled();
   j["memory_used_bytes"] = s.memory_used_bytes();
   j["memory_limit_bytes"] = s.memory_limit_bytes();
+  j["memory_waits"] = s.memory_waits();
   j["pinned_memory_bytes"] = s.pinned_memory_bytes();
   j["pinned_memory_limit_bytes"] = s.pinned_memory_limit_bytes();
   j["daemon_rss_bytes"] = s.daemon_rss_bytes();
@@ -102,7 +103,8 @@ void print_status(const v1::GetStatusResponse& s) {
                        std::to_string(s.total_proofs_failed()) + " failed, " +
                        std::to_string(s.total_proofs_cancelled()) + " cancelled");
   if (s.memory_limit_bytes() > 0) {
-    kv.add("memory", fmt_bytes(s.memory_used_bytes()) + " used of a " + fmt_bytes(s.memory_limit_bytes()) + " budget");
+    kv.add("memory", fmt_bytes(s.memory_used_bytes()) + " used of a " + fmt_bytes(s.memory_limit_bytes()) +
+                         " budget; " + std::to_string(s.memory_waits()) + " waits for room so far");
   }
   if (s.daemon_rss_bytes() > 0) {
     kv.add("rss", fmt_bytes(s.daemon_rss_bytes()) + " (peak " + fmt_bytes(s.daemon_peak_rss_bytes()) + ")");

@@ -37,9 +37,12 @@ constexpr size_t kMaxListedFailures = 20;
 struct ProofRecord {
   uint64_t index = 0;  // within its phase
   std::string job_id;
-  bool answered = false;   // Prove returned (any status)
-  bool completed = false;  // status COMPLETED
-  bool valid = false;      // completed and verified (or --no-verify)
+  bool answered = false;          // Prove returned (any status)
+  bool completed = false;         // status COMPLETED
+  bool valid = false;             // completed and verified (or --no-verify)
+  bool cancel_requested = false;  // --cancel-every picked this proof
+  bool cancelled = false;         // it ended CANCELLED, as asked: neither a proof nor a failure
+  uint64_t await_timeouts = 0;    // AwaitProof answers TIMEOUT before the last one (--await-timeout-ms)
   std::string error;
   double submit_s = 0, done_s = 0, latency_ms = 0;
   uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, prove_ms = 0, finalize_ms = 0, total_ms = 0;
@@ -60,11 +63,16 @@ class BatchProgress {
   void proof_done(const ProofRecord& r, double elapsed_s) {
     std::lock_guard lock(mu_);
     ++done_;
-    if (!r.completed) ++failed_;
-    if (verbose_ || !r.completed) {
+    const bool failed = !r.completed && !r.cancelled;
+    if (failed) ++failed_;
+    if (verbose_ || failed) {
       clear_locked();
       char buf[256];
-      if (r.completed) {
+      if (r.cancelled) {
+        std::fprintf(stderr, "%s[%llu/%llu] cancelled %8.0f ms  %s\n", label_.c_str(),
+                     static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_), r.latency_ms,
+                     r.job_id.c_str());
+      } else if (r.completed) {
         std::snprintf(buf, sizeof buf, "%s[%llu/%llu] ok    %8.0f ms  (queue %llu, synth %llu, prove %llu ms)  %s\n",
                       label_.c_str(), static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
                       r.latency_ms, static_cast<unsigned long long>(r.queue_wait_ms),
@@ -78,7 +86,8 @@ class BatchProgress {
       }
     }
     if (!verbose_ && tty_) {
-      const double per_min = elapsed_s > 0 ? 60.0 * static_cast<double>(done_ - failed_) / elapsed_s : 0;
+      const double per_min =
+          elapsed_s > 0 ? 60.0 * static_cast<double>(done_ - failed_) / elapsed_s : 0;  // incl. cancelled
       std::fprintf(stderr, "\r%s[%llu/%llu] %llu failed, %.2f proofs/min, %.0f s\033[K", label_.c_str(),
                    static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
                    static_cast<unsigned long long>(failed_), per_min, elapsed_s);
@@ -199,16 +208,184 @@ struct PhaseResult {
 };
 
 // What each proof of the batch sends: a PoRep C1, PoSt or SnapDeals request files (proof i sends
-// file i mod their number), or else random inputs of the generic circuit.
+// file i mod their number), circom witnesses (one per partition, the same for every proof), or else
+// random inputs of the generic circuit.
 struct BatchSource {
   const PorepC1* porep = nullptr;
   const std::vector<PostRequest>* posts = nullptr;
+  const std::vector<std::string>* witnesses = nullptr;  // .wtns file contents
 };
+
+// How proof i is asked for: its priority (the --priority list in turn), and whether it is cancelled
+// (--cancel-every) after a delay spread over [0, --cancel-delay-ms] so that some cancels meet queued
+// jobs and some running ones.
+struct ProofPlan {
+  v1::Priority priority = v1::PRIORITY_UNSPECIFIED;
+  bool cancel = false;
+  std::chrono::milliseconds cancel_delay{0};
+};
+
+ProofPlan plan_for(const BatchOptions& o, const std::vector<v1::Priority>& priorities, uint64_t i) {
+  ProofPlan p;
+  p.priority = priorities[i % priorities.size()];
+  p.cancel = o.cancel_every > 0 && i % o.cancel_every == o.cancel_every - 1;
+  if (p.cancel && o.cancel_delay_ms > 0) {
+    const uint64_t k = i / o.cancel_every;  // the k-th cancelled proof: delays 0, 1/3, 2/3, 1 of the maximum
+    p.cancel_delay = std::chrono::milliseconds(o.cancel_delay_ms * (k % 4) / 3);
+  }
+  return p;
+}
+
+v1::SubmitProofRequest make_submit(const BatchOptions& o, const BatchSource& src, uint64_t i, v1::Priority priority,
+                                   const std::string& request_id) {
+  v1::SubmitProofRequest s;
+  const PostRequest* post = src.posts ? &(*src.posts)[i % src.posts->size()] : nullptr;
+  if (post) {
+    s = post->fields;  // kind, registered proof, randomness / commitments, vanilla proofs
+  } else {
+    s.set_proof_kind(v1::GENERIC);
+  }
+  s.set_request_id(request_id);
+  s.set_priority(priority);
+  if (post) return s;
+  if (src.porep) {
+    set_porep_request(s, *src.porep);
+  } else if (src.witnesses) {
+    s.set_circuit_id(o.circuit);
+    for (const std::string& w : *src.witnesses) s.add_witnesses(w);
+  } else {
+    s.set_circuit_id(o.circuit);
+    for (uint32_t p = 0; p < o.partitions; ++p) s.add_partition_inputs(random_partition_input());
+  }
+  return s;
+}
+
+// What one proof's calls returned: the last RPC's status and, when it is OK, the job's answer.
+struct Answer {
+  grpc::Status status;
+  v1::AwaitProofResponse result;
+  const char* rpc = "Prove";  // the call the status is of
+};
+
+// One unary call with the proof's deadline (system_clock max: none), the bearer token, and
+// registered so that Ctrl-C cancels it.
+template <class Call>
+grpc::Status unary_call(const Client& client, InflightCalls& calls, std::chrono::system_clock::time_point deadline,
+                        Call&& call) {
+  grpc::ClientContext ctx;
+  if (deadline != std::chrono::system_clock::time_point::max()) ctx.set_deadline(deadline);
+  client.prepare(ctx);
+  InflightGuard guard(calls, &ctx);
+  return call(ctx);
+}
+
+// Prove: submission and wait in one call (what Curio does).
+Answer prove_call(const Client& client, v1::ProvingEngine::Stub& stub, InflightCalls& calls,
+                  const v1::SubmitProofRequest& s, std::chrono::system_clock::time_point deadline) {
+  v1::ProveRequest req;
+  *req.mutable_submit() = s;
+  v1::ProveResponse resp;
+  Answer a;
+  a.status = unary_call(client, calls, deadline, [&](grpc::ClientContext& c) { return stub.Prove(&c, req, &resp); });
+  if (a.status.ok()) a.result = std::move(*resp.mutable_result());
+  return a;
+}
+
+// SubmitProof, CancelProof when the plan says so, then AwaitProof until the job ends. With
+// --await-timeout-ms every wait is bounded: a TIMEOUT answer is counted and the job awaited again
+// (it must go on regardless of its waiters).
+Answer submit_call(Client& client, v1::ProvingEngine::Stub& stub, InflightCalls& calls, const v1::SubmitProofRequest& s,
+                   std::chrono::system_clock::time_point deadline, const ProofPlan& plan, uint64_t await_timeout_ms,
+                   ProofRecord& r) {
+  Answer a;
+  v1::SubmitProofResponse sub;
+  a.rpc = "SubmitProof";
+  a.status = unary_call(client, calls, deadline, [&](grpc::ClientContext& c) { return stub.SubmitProof(&c, s, &sub); });
+  if (!a.status.ok()) return a;
+  if (plan.cancel) {
+    std::this_thread::sleep_for(plan.cancel_delay);
+    a.rpc = "CancelProof";
+    a.status = unary_call(client, calls, deadline, [&](grpc::ClientContext& c) {
+      v1::CancelProofRequest req;
+      req.set_job_id(sub.job_id());
+      v1::CancelProofResponse resp;
+      return stub.CancelProof(&c, req, &resp);
+    });
+    if (!a.status.ok()) return a;
+  }
+  a.rpc = "AwaitProof";
+  v1::AwaitProofRequest req;
+  req.set_job_id(sub.job_id());
+  req.set_timeout_ms(await_timeout_ms);
+  for (;;) {
+    a.status = unary_call(client, calls, deadline,
+                          [&](grpc::ClientContext& c) { return stub.AwaitProof(&c, req, &a.result); });
+    if (!a.status.ok() || a.result.status() != v1::AwaitProofResponse::TIMEOUT) return a;
+    ++r.await_timeouts;
+    if (interrupted()) return {grpc::Status(grpc::StatusCode::CANCELLED, "interrupted"), {}, a.rpc};
+  }
+}
+
+// Fills r from the answer; a job cancelled as planned is neither a proof nor a failure.
+void record_answer(ProofRecord& r, const Answer& ans, bool no_verify, Client& client) {
+  const grpc::Status& st = ans.status;
+  if (!st.ok()) {
+    r.error = interrupted() && st.error_code() == grpc::StatusCode::CANCELLED
+                  ? std::string("interrupted")
+                  : describe_rpc_error(ans.rpc, st, client.address());
+    if (st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED || interrupted()) {
+      // The daemon keeps working on a job whose caller went away unless told otherwise.
+      auto c = client.cancel(r.job_id, std::chrono::seconds(5));
+      if (c && c->cancelled()) r.error += " (job cancelled)";
+    }
+    return;
+  }
+  const auto& a = ans.result;
+  r.answered = true;
+  if (!a.job_id().empty()) r.job_id = a.job_id();
+  r.completed = a.status() == v1::AwaitProofResponse::COMPLETED;
+  r.cancelled = r.cancel_requested && a.status() == v1::AwaitProofResponse::CANCELLED;
+  r.queue_wait_ms = a.queue_wait_ms();
+  r.srs_load_ms = a.srs_load_ms();
+  r.synthesis_ms = a.synthesis_ms();
+  r.prove_ms = a.gpu_compute_ms();
+  r.finalize_ms = a.finalize_ms();
+  r.total_ms = a.total_ms();
+  r.compute_us = a.compute_us();
+  r.total_us = a.total_us();
+  r.parts.assign(a.partition_timings().begin(), a.partition_timings().end());
+  if (!r.completed && !r.cancelled) {
+    r.error = std::string(status_name(a.status())) + (a.error_message().empty() ? "" : ": " + a.error_message());
+  } else if (r.completed && no_verify) {
+    r.valid = true;
+  }
+}
+
+void timeline_answer(Timeline& timeline, const ProofRecord& r) {
+  if (r.cancelled) {
+    timeline.event(r.done_s * 1e3, "cancelled", r.index, r.job_id, "");
+  } else if (r.completed) {
+    timeline.event(r.done_s * 1e3, "complete", r.index, r.job_id,
+                   "latency_ms=" + fmt_fixed(r.latency_ms, 1) + ";queue_wait_ms=" + std::to_string(r.queue_wait_ms) +
+                       ";synthesis_ms=" + std::to_string(r.synthesis_ms) + ";prove_ms=" + std::to_string(r.prove_ms) +
+                       ";total_ms=" + std::to_string(r.total_ms));
+    // Each partition at its synthesis start (on this clock: submission + the daemon's offset).
+    for (const auto& p : r.parts) {
+      const double wait = p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms();
+      timeline.event(r.submit_s * 1e3 + p.synthesis_start_ms(), "partition", r.index, r.job_id,
+                     "index=" + std::to_string(p.index()) + ";synthesis_ms=" + fmt_fixed(p.synthesis_ms(), 1) +
+                         ";prover_wait_ms=" + fmt_fixed(wait, 1) + ";prove_ms=" + fmt_fixed(p.prove_ms(), 1) +
+                         ";finalize_ms=" + fmt_fixed(p.finalize_ms(), 1) + ";backend=" + p.backend());
+    }
+  } else {
+    timeline.event(r.done_s * 1e3, "fail", r.index, r.job_id, r.error);
+  }
+}
 
 // Runs `n` proofs with at most `j` in flight. Times are seconds since `start`.
 PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, const BatchSource& src,
-                      v1::Priority priority, uint64_t n, Clock::time_point start, Timeline* timeline,
-                      const std::string& id_prefix, const std::string& label,
+                      const std::vector<v1::Priority>& priorities, uint64_t n, Clock::time_point start,
+                      Timeline* timeline, const std::string& id_prefix, const std::string& label,
                       const std::function<void()>& on_last_answer = {}) {
   PhaseResult res;
   res.records.resize(n);
@@ -231,89 +408,29 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       if (i >= n) return;
       ProofRecord& r = res.records[i];
       r.index = i;
-      const std::string request_id = id_prefix + "-" + std::to_string(i);
-      r.job_id = request_id;
-      v1::ProveRequest req;
-      auto* s = req.mutable_submit();
-      const PostRequest* post = src.posts ? &(*src.posts)[i % src.posts->size()] : nullptr;
-      if (post) *s = post->fields;  // kind, registered proof, randomness / commitments, vanilla proofs
-      s->set_request_id(request_id);
-      if (!post) s->set_proof_kind(v1::GENERIC);
-      s->set_priority(priority);
-      if (post) {
-      } else if (src.porep) {
-        set_porep_request(*s, *src.porep);
-      } else {
-        s->set_circuit_id(o.circuit);
-        for (uint32_t p = 0; p < o.partitions; ++p) s->add_partition_inputs(random_partition_input());
-      }
-
-      v1::ProveResponse resp;
-      grpc::ClientContext ctx;
-      set_deadline(ctx, std::chrono::milliseconds(o.timeout_ms));
-      client.prepare(ctx);
+      r.job_id = id_prefix + "-" + std::to_string(i);
+      const ProofPlan plan = plan_for(o, priorities, i);
+      r.cancel_requested = plan.cancel;
+      const v1::SubmitProofRequest s = make_submit(o, src, i, plan.priority, r.job_id);
+      const auto deadline = o.timeout_ms > 0
+                                ? std::chrono::system_clock::now() + std::chrono::milliseconds(o.timeout_ms)
+                                : std::chrono::system_clock::time_point::max();
       const auto t_submit = Clock::now();
       r.submit_s = since(t_submit);
-      if (timeline) timeline->event(r.submit_s * 1e3, "submit", i, request_id, "");
-      grpc::Status st;
-      {
-        InflightGuard guard(calls, &ctx);
-        st = stub->Prove(&ctx, req, &resp);
-      }
+      if (timeline) timeline->event(r.submit_s * 1e3, "submit", i, r.job_id, "");
+      Answer ans = plan.cancel || o.await_timeout_ms > 0
+                       ? submit_call(client, *stub, calls, s, deadline, plan, o.await_timeout_ms, r)
+                       : prove_call(client, *stub, calls, s, deadline);
       const auto t_done = Clock::now();
       r.done_s = since(t_done);
       r.latency_ms = std::chrono::duration<double, std::milli>(t_done - t_submit).count();
-      if (!st.ok()) {
-        r.error = interrupted() && st.error_code() == grpc::StatusCode::CANCELLED
-                      ? std::string("interrupted")
-                      : describe_rpc_error("Prove", st, client.address());
-        if (st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED || interrupted()) {
-          // The daemon keeps working on a job whose caller went away unless told otherwise.
-          auto c = client.cancel(request_id, std::chrono::seconds(5));
-          if (c && c->cancelled()) r.error += " (job cancelled)";
-        }
-      } else {
-        const auto& a = resp.result();
-        r.answered = true;
-        if (!a.job_id().empty()) r.job_id = a.job_id();
-        r.completed = a.status() == v1::AwaitProofResponse::COMPLETED;
-        r.queue_wait_ms = a.queue_wait_ms();
-        r.srs_load_ms = a.srs_load_ms();
-        r.synthesis_ms = a.synthesis_ms();
-        r.prove_ms = a.gpu_compute_ms();
-        r.finalize_ms = a.finalize_ms();
-        r.total_ms = a.total_ms();
-        r.compute_us = a.compute_us();
-        r.total_us = a.total_us();
-        r.parts.assign(a.partition_timings().begin(), a.partition_timings().end());
-        if (!r.completed) {
-          r.error = std::string(status_name(a.status())) + (a.error_message().empty() ? "" : ": " + a.error_message());
-        } else if (o.no_verify) {
-          r.valid = true;
-        }
-      }
-      if (timeline) {
-        if (r.completed) {
-          timeline->event(r.done_s * 1e3, "complete", i, r.job_id,
-                          "latency_ms=" + fmt_fixed(r.latency_ms, 1) + ";queue_wait_ms=" +
-                              std::to_string(r.queue_wait_ms) + ";synthesis_ms=" + std::to_string(r.synthesis_ms) +
-                              ";prove_ms=" + std::to_string(r.prove_ms) + ";total_ms=" + std::to_string(r.total_ms));
-          // Each partition at its synthesis start (on this clock: submission + the daemon's offset).
-          for (const auto& p : r.parts) {
-            const double wait = p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms();
-            timeline->event(r.submit_s * 1e3 + p.synthesis_start_ms(), "partition", i, r.job_id,
-                            "index=" + std::to_string(p.index()) + ";synthesis_ms=" + fmt_fixed(p.synthesis_ms(), 1) +
-                                ";prover_wait_ms=" + fmt_fixed(wait, 1) + ";prove_ms=" + fmt_fixed(p.prove_ms(), 1) +
-                                ";finalize_ms=" + fmt_fixed(p.finalize_ms(), 1) + ";backend=" + p.backend());
-          }
-        } else {
-          timeline->event(r.done_s * 1e3, "fail", i, r.job_id, r.error);
-        }
-      }
+      record_answer(r, ans, o.no_verify, client);
+      if (timeline) timeline_answer(*timeline, r);
       progress.proof_done(r, r.done_s);
       // Last: from here on the verifier thread owns r.valid and r.error.
       if (r.completed && !o.no_verify) {
-        const auto& a = resp.result();
+        const auto& a = ans.result;
+        const PostRequest* post = src.posts ? &(*src.posts)[i % src.posts->size()] : nullptr;
         // PoRep / PoSt / SnapDeals: checked against the inputs derived here from C1 / the vanilla
         // proofs / the commitments, not the ones the daemon reports.
         verifier.push({&r, a.proof(),
@@ -374,8 +491,31 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     o.circuit = posts.front().circuit_id;
     o.partitions = posts.front().partitions;  // PoSt: 1; SnapDeals: the sector size's partitions
   }
-  const BatchSource source{porep ? &*porep : nullptr, posts.empty() ? nullptr : &posts};
-  auto priority = parse_priority(o.priority);
+  // circom witnesses: one partition each, the same files for every proof of the batch.
+  std::vector<std::string> witnesses;
+  if (!o.wtns.empty()) {
+    if (porep || !posts.empty()) {
+      std::cerr << "cuzk-bench: --wtns is for a registered circom circuit (--circuit ID), not --c1, --post or --snap\n";
+      return 2;
+    }
+    if (o.partitions != 1 && o.partitions != o.wtns.size()) {
+      std::cerr << "cuzk-bench: --partitions " << o.partitions << " but " << o.wtns.size()
+                << " --wtns files (one per partition)\n";
+      return 2;
+    }
+    for (const std::string& path : o.wtns) {
+      auto bytes = read_file(path);
+      if (!bytes) {
+        std::cerr << "cuzk-bench: " << bytes.error() << "\n";
+        return 2;
+      }
+      witnesses.push_back(std::move(*bytes));
+    }
+    o.partitions = static_cast<uint32_t>(witnesses.size());
+  }
+  const BatchSource source{porep ? &*porep : nullptr, posts.empty() ? nullptr : &posts,
+                           witnesses.empty() ? nullptr : &witnesses};
+  auto priority = parse_priority_list(o.priority);
   if (!priority) {
     std::cerr << "cuzk-bench: " << priority.error() << "\n";
     return 2;
@@ -393,8 +533,10 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     if (g.verbose || isatty(STDERR_FILENO) == 1) {
       std::cerr << "warmup: " << o.warmup << " unmeasured proof" << (o.warmup == 1 ? "" : "s") << "\n";
     }
+    BatchOptions wo = o;
+    wo.cancel_every = 0;  // every warm-up proof must complete
     const PhaseResult w =
-        run_phase(client, g, o, source, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
+        run_phase(client, g, wo, source, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
     for (uint64_t i = 0; i < w.attempted; ++i) {
       const ProofRecord& r = w.records[i];
       if (!r.valid) {
@@ -431,12 +573,18 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   // Per request: client latency - the daemon's arithmetic (gRPC + scheduling + queueing), and the
   // daemon's part of it (its total - its arithmetic).
   std::vector<double> overhead, daemon_overhead;
-  uint64_t ok = 0, completed = 0, verified = 0;
+  uint64_t ok = 0, completed = 0, verified = 0, cancelled = 0, cancel_requested = 0, await_timeouts = 0;
   double first_completion = -1, last_submission = -1;
   nlohmann::json failures = nlohmann::json::array();
   for (uint64_t i = 0; i < res.attempted; ++i) {
     const ProofRecord& r = res.records[i];
     last_submission = std::max(last_submission, r.submit_s);
+    cancel_requested += r.cancel_requested;
+    await_timeouts += r.await_timeouts;
+    if (r.cancelled) {
+      ++cancelled;
+      continue;
+    }
     if (r.completed) {
       ++completed;
       if (first_completion < 0 || r.done_s < first_completion) first_completion = r.done_s;
@@ -468,7 +616,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
       daemon_overhead.push_back(static_cast<double>(r.total_us - std::min(r.total_us, r.compute_us)) / 1000);
     }
   }
-  const uint64_t failed = o.count - ok;  // not attempted (interrupted) counts as failed
+  const uint64_t failed = o.count - ok - cancelled;  // not attempted (interrupted) counts as failed
   const double wall = res.wall_s;
   const std::optional<double> per_min = wall > 0 ? std::optional(60.0 * static_cast<double>(ok) / wall) : std::nullopt;
   const std::optional<double> s_per_proof = ok > 0 ? std::optional(wall / static_cast<double>(ok)) : std::nullopt;
@@ -481,10 +629,14 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     util_steady = prover_utilization(samples, first_completion, last_submission);
   }
   unsigned provers = 0;
-  uint64_t max_queued = 0, peak_rss = 0, rss = 0;
+  uint64_t max_queued = 0, peak_rss = 0, rss = 0, max_memory_used = 0, memory_limit = 0;
+  // Budget waits during the batch: the first sample is taken just before the first submission.
+  const uint64_t memory_waits = samples.empty() ? 0 : samples.back().memory_waits - samples.front().memory_waits;
   for (const auto& s : samples) {
     provers = s.provers;
     max_queued = std::max(max_queued, s.queued);
+    max_memory_used = std::max(max_memory_used, s.memory_used_bytes);
+    memory_limit = s.memory_limit_bytes;
     peak_rss = std::max(peak_rss, s.peak_rss_bytes);
     rss = s.rss_bytes;
   }
@@ -499,6 +651,9 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   json["interrupted"] = interrupted();
   json["proofs"] = ok;
   json["failed"] = failed;
+  json["cancelled"] = cancelled;  // cancelled as asked (--cancel-every); the others of those completed
+  json["cancel_requested"] = cancel_requested;
+  json["await_timeouts"] = await_timeouts;
   json["completed"] = completed;
   json["verified"] = verified;
   json["verification"] = o.no_verify ? "skipped" : "all";
@@ -533,6 +688,10 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   json["max_queued"] = max_queued;
   json["daemon_peak_rss_bytes"] = peak_rss;
   json["daemon_rss_bytes"] = rss;
+  // The most the sampled memory budget held: near the limit under backpressure.
+  json["max_memory_used_bytes"] = max_memory_used;
+  json["memory_limit_bytes"] = memory_limit;
+  json["memory_waits"] = memory_waits;  // reservations that waited for room (from every client of the daemon)
   json["failures"] = failures;
   if (!o.timeline.empty()) json["timeline"] = o.timeline;
 
@@ -543,6 +702,9 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     kv.add("batch", std::to_string(o.count) + " proofs, concurrency " + std::to_string(o.concurrency) +
                         (o.warmup > 0 ? ", after " + std::to_string(o.warmup) + " warmup" : ""));
     kv.add("result", std::to_string(ok) + " ok, " + std::to_string(failed) + " failed" +
+                         (cancel_requested > 0 ? ", " + std::to_string(cancelled) + " of " +
+                                                     std::to_string(cancel_requested) + " cancelled as asked"
+                                               : "") +
                          (o.no_verify ? " (not verified)" : ", " + std::to_string(verified) + " verified") +
                          (interrupted() ? " (interrupted)" : ""));
     kv.add("wall", fmt_fixed(wall, 2) + " s");

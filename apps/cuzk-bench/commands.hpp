@@ -51,13 +51,17 @@ struct BatchOptions {
   uint64_t miner_id = 0;          // PoRep C2: sent with the wrapper's SectorNum; 0 = not sent
   std::vector<std::string> post;  // PoSt: request files, proof i sends post[i % size]
   std::vector<std::string> snap;  // SnapDeals: request files, proof i sends snap[i % size]
+  std::vector<std::string> wtns;  // circom witnesses (one per partition), sent with every proof
   uint64_t count = 10;
   unsigned concurrency = 1;
   uint32_t partitions = 1;
-  std::string priority = "default";
+  std::string priority = "default";  // a comma-separated list: proof i gets entry i mod its length
   std::string timeline;
   uint64_t warmup = 0;
   uint64_t timeout_ms = 0;
+  uint64_t cancel_every = 0;      // cancel proof i when i % cancel_every == cancel_every - 1; 0: none
+  uint64_t cancel_delay_ms = 0;   // the cancels come 0, 1/3, 2/3 or all of this after the submission
+  uint64_t await_timeout_ms = 0;  // > 0: SubmitProof + AwaitProof with this timeout, again after each TIMEOUT
   unsigned sample_ms = 100;
   bool no_verify = false;
 };

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "daemon_spawner.hpp"
 #include "interrupt.hpp"
+#include "request.hpp"
 #include "util/cpu_features.hpp"
 
 namespace {
@@ -132,8 +133,25 @@ int main(int argc, char** argv) {
   b->add_option("-j,--concurrency", batch.concurrency, "Proofs in flight at once (default 1)")
       ->check(CLI::Range(1u, 4096u));
   b->add_option("--partitions", batch.partitions, "Partitions per proof (default 1)")->check(CLI::Range(1u, 4096u));
-  b->add_option("--priority", batch.priority, "low, normal, high or critical (default: the kind's default)")
-      ->check(CLI::IsMember(priorities));
+  auto* b_wtns = b->add_option("--wtns", batch.wtns,
+                               "A circom .wtns witness per partition (repeatable), sent with every proof of a "
+                               "registered circom or .zkey circuit")
+                     ->check(CLI::ExistingFile);
+  b_wtns->excludes(b_c1)->excludes(b_post)->excludes(b_snap);
+  b->add_option("--priority", batch.priority,
+                "low, normal, high or critical, or a comma-separated list of them taken in turn (proof i gets "
+                "entry i mod its length; default: the kind's default)");
+  b->add_option("--cancel-every", batch.cancel_every,
+                "Cancel every Nth proof (CancelProof after SubmitProof); one that ends CANCELLED is reported as "
+                "cancelled, not failed, one that completed first is verified as usual")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
+  b->add_option("--cancel-delay-ms", batch.cancel_delay_ms,
+                "Wait 0, 1/3, 2/3 or all of this (in turn) between submitting and cancelling (default 0)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{600000}));
+  b->add_option("--await-timeout-ms", batch.await_timeout_ms,
+                "SubmitProof, then AwaitProof with this timeout, again after every TIMEOUT answer (counted as "
+                "await_timeouts), instead of one Prove call")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{86400000}));
   b->add_option("--timeline", batch.timeline, "Write a CSV of events: t_ms,event,proof_index,job_id,detail");
   b->add_option("--warmup", batch.warmup, "Unmeasured proofs to run first (default 0)");
   b->add_option("--timeout-ms", batch.timeout_ms, "Per-proof limit; a proof past it fails (default: none)");
@@ -204,6 +222,13 @@ int main(int argc, char** argv) {
       if (circuit->empty() && c1->empty() && !post) {
         std::cerr << "cuzk-bench: " << name
                   << " needs --circuit ID, --c1 FILE (PoRep), --post FILE (PoSt) or --snap FILE (SnapDeals)\n";
+        return 2;
+      }
+    }
+
+    if (name == "batch") {
+      if (auto p = parse_priority_list(batch.priority); !p) {  // before any connection: a usage error
+        std::cerr << "cuzk-bench: " << p.error() << "\n";
         return 2;
       }
     }

@@ -39,6 +39,19 @@ Result<v1::Priority> parse_priority(std::string_view name) {
   return make_error("unknown priority '" + std::string(name) + "' (expected low, normal, high or critical)");
 }
 
+Result<std::vector<v1::Priority>> parse_priority_list(std::string_view names) {
+  std::vector<v1::Priority> out;
+  for (;;) {
+    const size_t comma = names.find(',');
+    const std::string_view name = names.substr(0, comma);
+    auto p = parse_priority(name);
+    if (!p) return make_error("--priority: " + p.error());
+    out.push_back(*p);
+    if (comma == std::string_view::npos) return out;
+    names.remove_prefix(comma + 1);
+  }
+}
+
 const char* priority_name(v1::Priority p) {
   switch (p) {
     case v1::LOW:

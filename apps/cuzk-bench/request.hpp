@@ -17,6 +17,9 @@ inline constexpr size_t kRandomInputBytes = 8;
 
 // "low", "normal", "high", "critical" (and "default" / "unspecified": the kind's default).
 Result<v1::Priority> parse_priority(std::string_view name);
+// A comma-separated list of those ("low,high,critical"): batch proof i gets entry i mod its length,
+// so one batch mixes priorities in a fixed, reproducible pattern.
+Result<std::vector<v1::Priority>> parse_priority_list(std::string_view names);
 const char* priority_name(v1::Priority p);
 
 // 1..64 bytes of hex (an optional 0x prefix); the error says what is wrong.

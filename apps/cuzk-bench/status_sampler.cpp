@@ -20,6 +20,9 @@ StatusSample summarize(const v1::GetStatusResponse& status, double t_s) {
   }
   s.rss_bytes = status.daemon_rss_bytes();
   s.peak_rss_bytes = status.daemon_peak_rss_bytes();
+  s.memory_used_bytes = status.memory_used_bytes();
+  s.memory_limit_bytes = status.memory_limit_bytes();
+  s.memory_waits = status.memory_waits();
   return s;
 }
 

@@ -30,6 +30,9 @@ struct StatusSample {
   uint64_t running = 0;      // summed "in_progress"
   uint64_t rss_bytes = 0;
   uint64_t peak_rss_bytes = 0;
+  uint64_t memory_used_bytes = 0;  // reserved from the daemon's memory budget
+  uint64_t memory_limit_bytes = 0;
+  uint64_t memory_waits = 0;  // since the daemon started
 };
 
 StatusSample summarize(const v1::GetStatusResponse& status, double t_s);

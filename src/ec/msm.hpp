@@ -13,7 +13,10 @@
 // registers (ec/fq_ifma.hpp; bit-identical results; CUZK_MSM_SIMD=0 in the environment or
 // fq_ifma::set_enabled(false) forces the scalar code). Up to a few hundred thousand scalars the
 // endomorphism split (msm_glv.hpp: k = k1 + k2 z^2, 127-bit halves over P_i and phi(P_i)) halves
-// the windows; CUZK_MSM_GLV=0 in the environment or MsmConfig::endo turns it off.
+// the windows; CUZK_MSM_GLV=0 in the environment or MsmConfig::endo turns it off. Small MSMs (up
+// to a few thousand points) take another path (MsmPath::kShared): one batch serves all windows of a
+// point, and the windows are reduced together, since per-window batches of a few hundred points
+// are mostly inversions and reduction tails.
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -32,6 +35,14 @@ enum class MsmEndo : uint8_t {
   kOn,  // also for large MSMs (the bases must be fewer than 2^31; else it stays off)
 };
 
+// Which engine runs the MSM (msm_pippenger.hpp).
+enum class MsmPath : uint8_t {
+  kAuto,    // msm_default_config decides by size (kJobs when a jobs knob below is set)
+  kJobs,    // Pippenger jobs (window, bucket range) shared dynamically by the threads: large MSMs
+  kShared,  // each point added into all windows of a group, batches shared by the windows, the
+            // windows reduced together: small MSMs, where per-window batches are mostly inversions
+};
+
 // Tuning knobs (0 = automatic). Exposed for benchmarks and tuning; callers normally leave them.
 struct MsmConfig {
   unsigned window_bits = 0;       // c: window width in bits (2..24)
@@ -40,6 +51,7 @@ struct MsmConfig {
   bool jacobian_buckets = false;  // true: Jacobian buckets with mixed additions (the slower baseline)
   size_t chunk = 0;               // max non-trivial scalars recoded per pass (memory bound); 0 = auto
   MsmEndo endo = MsmEndo::kAuto;  // endomorphism split
+  MsmPath path = MsmPath::kAuto;  // window_bits applies to either path, the other knobs to kJobs
 };
 
 struct MsmOptions {
@@ -66,8 +78,10 @@ G1 msm_canonical(std::span<const G1Affine> bases, std::span<const ff::Limbs<4>> 
 G2 msm_canonical(std::span<const G2Affine> bases, std::span<const ff::Limbs<4>> scalars, const MsmOptions& = {});
 
 // The configuration msm() picks for `n` scalars that are neither 0 nor 1, on `threads` threads
-// (endo: kOn or kOff). `endo` other than kAuto fixes the choice (window sizes differ).
-MsmConfig msm_default_config(size_t n, unsigned threads, bool g2, MsmEndo endo = MsmEndo::kAuto);
+// (endo: kOn or kOff; path: kJobs or kShared). `endo` or `path` other than kAuto fixes that choice.
+// (msm() multiplies up to 2 such scalars' points one by one when no configuration is given.)
+MsmConfig msm_default_config(size_t n, unsigned threads, bool g2, MsmEndo endo = MsmEndo::kAuto,
+                             MsmPath path = MsmPath::kAuto);
 // Number of signed-digit windows of width c needed for scalars < r, or with `endo` for the split
 // halves (magnitudes <= z^2/2 + 1, about 2^126.4).
 unsigned msm_num_windows(unsigned window_bits, bool endo = false);

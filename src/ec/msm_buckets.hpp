@@ -17,6 +17,7 @@
 // JacobianBuckets is the textbook alternative (one mixed Jacobian addition per point), kept for
 // comparison and as a fallback.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,18 @@ J reduce_running_sums(size_t b0, size_t b1, uint64_t lo, AddBucket&& add_bucket)
   }
   lo += b0;
   if (lo != 0 && !running.is_identity()) acc += running.mul_u64(lo);
+  return acc;
+}
+
+// k * p for the small k of the reductions (steps per lane): double-and-add from the top bit. mul_u64
+// builds a wNAF table of 8 points first, more than the whole product costs for k < 2^10.
+template <class J>
+J mul_small(const J& p, uint64_t k) {
+  J acc;
+  for (int b = 63 - std::countl_zero(k); b >= 0; --b) {
+    acc = acc.dbl();
+    if ((k >> b) & 1) acc += p;
+  }
   return acc;
 }
 
@@ -185,6 +198,45 @@ class BatchAffineBuckets {
     J r = sum_acc + weighted.mul_u64(steps);
     if (lo != 0) r += running.mul_u64(lo);
     return r;
+  }
+
+  // For windows of `width` buckets laid end to end (bucket j * width + u holds the points of
+  // window j's digit magnitude u + 1): sum_u (u + 1) * bucket[j * width + u] for every window j.
+  // The running sums of reduce_weighted, `lanes` per window, but every window's lanes share one
+  // batch per step: small MSMs have many windows of few buckets, where a batch per window left
+  // most of the work to inversions and the lanes' Jacobian tails. Call after finish().
+  std::vector<J> reduce_windows(size_t width, size_t lanes) const {
+    const size_t windows = buckets_ / width, L = lanes_;
+    lanes = std::clamp<size_t>(lanes, 1, width);
+    const size_t steps = (width + lanes - 1) / lanes, total = windows * lanes;
+    std::vector<XY> run(total), acc(total);
+    std::vector<uint8_t> run_st(total, kEmpty), acc_st(total, kEmpty);
+    PairBatch batch(2 * total);
+    for (size_t t = 0; t < steps; ++t) {
+      for (size_t i = 0; i < total; ++i) {
+        if (run_st[i] == kFilled) batch.schedule_copy(acc[i], acc_st[i], run[i]);
+        const size_t u = (i % lanes) * steps + (steps - 1 - t), b = (i / lanes) * width + u;
+        if (u < width && state_[b * L] == kFilled) batch.schedule(run[i], run_st[i], xy_[b * L]);
+      }
+      batch.eval();
+    }
+    for (size_t i = 0; i < total; ++i) {
+      if (run_st[i] == kFilled) batch.schedule(acc[i], acc_st[i], run[i]);
+    }
+    batch.eval();
+    // Per window, as in reduce_weighted: sum_l A_l + steps * sum_l l * R_l.
+    std::vector<J> out(windows);
+    for (size_t j = 0; j < windows; ++j) {
+      J sum_acc, running, weighted;
+      for (size_t l = lanes; l-- > 0;) {
+        const size_t i = j * lanes + l;
+        if (acc_st[i] == kFilled) sum_acc = sum_acc.add_affine(A(acc[i].x, acc[i].y));
+        if (run_st[i] == kFilled) running = running.add_affine(A(run[i].x, run[i].y));
+        if (l > 0) weighted += running;
+      }
+      out[j] = sum_acc + mul_small(weighted, steps);
+    }
+    return out;
   }
 
   // The same with Jacobian running sums (one mixed and one full addition per bucket).

@@ -486,6 +486,143 @@ Jacobian<C> run_pippenger(const Bases& bases, const Scalars& scalars, const uint
   return acc;
 }
 
+// Points (twice the scalars with the endomorphism split) up to which msm_default_config takes the
+// shared path.
+inline constexpr double kSharedMaxPoints = 1 << 12;
+// Additions per group (thread) of the shared path, at least: below it a second thread's wake-up and
+// its own batches and reduction cost about what it saves (and a loaded daemon has no idle core).
+inline constexpr size_t kSharedGroupAdds = 8192;
+
+// Small MSMs (MsmPath::kShared, msm_default_config picks it up to a few thousand points): the
+// windows' buckets in one array per group of windows (a group per thread), each point added into
+// all of its group's windows in turn, so the batches are shared by the windows and an inversion
+// serves hundreds of additions however few buckets a window has; then the windows reduced together
+// (BatchAffineBuckets::reduce_windows). The jobs above batch per window and reduce per window: at
+// 2^8 points their inversions and reductions cost more than the additions themselves.
+template <class C, class Traits, class Bases, class Scalars>
+Jacobian<C> run_shared(const Bases& bases, const Scalars& scalars, const uint64_t* dens,
+                       std::span<const uint32_t> big_off, std::span<const uint32_t> base_off, unsigned c, bool glv,
+                       ThreadPool& pool, size_t block) {
+  using J = Jacobian<C>;
+  using A = Affine<C>;
+  const size_t per = glv ? 2 : 1, np = size_t{big_off.back()} * per, n = scalars.size();
+  const unsigned W = msm_num_windows(c, glv);
+  // Point p (P_i, then phi(P_i) with the split) enters window j with digit digits[p * W + j],
+  // negated once more when neg[p] (the sign of the split half k1).
+  std::vector<const A*> pt(np);
+  std::vector<uint8_t> neg(np, 0);
+  std::vector<int32_t> digits(np * W);
+  std::vector<A> img(glv ? np / 2 : 0);
+  const GlvEndo* endo = glv ? &glv_endo<C>() : nullptr;
+  pool.parallel_chunks(big_off.size() - 1, 1, [&](size_t b0, size_t b1) {
+    for (size_t blk = b0; blk < b1; ++blk) {
+      if (big_off[blk + 1] == big_off[blk]) continue;
+      size_t pos = big_off[blk];
+      uint32_t base = base_off[blk];
+      for (size_t i = blk * block, e = std::min(n, (blk + 1) * block); i < e; ++i) {
+        if (dens && !((dens[i / 64] >> (i % 64)) & 1)) continue;
+        const uint32_t b = base++;
+        if (Traits::kind(scalars[i]) != 2) continue;
+        const size_t p = pos++ * per;
+        pt[p] = &bases[b];
+        if (!glv) {
+          recode(Traits::canonical(scalars[i]), c, W, &digits[p * W], 1);
+          continue;
+        }
+        const GlvScalar g = glv_split(Traits::canonical(scalars[i]));
+        img[p / 2] = glv_image(bases[b], *endo, g.neg2);
+        pt[p + 1] = &img[p / 2];
+        neg[p] = g.neg1;
+        recode(g.m1, c, W, &digits[p * W], 1);
+        recode(g.m2, c, W, &digits[(p + 1) * W], 1);
+      }
+    }
+  });
+  const uint32_t nb = uint32_t{1} << (c - 1);
+  const size_t groups = std::clamp<size_t>(std::min<size_t>(W / 4, np * W / kSharedGroupAdds), 1, pool.size());
+  std::vector<J> window(W);
+  pool.parallel_for(groups, [&](size_t g) {
+    const unsigned j0 = static_cast<unsigned>(W * g / groups), j1 = static_cast<unsigned>(W * (g + 1) / groups);
+    const size_t buckets = size_t{j1 - j0} * nb;
+    // A quarter of the buckets per batch keeps conflicts (deferred points) rare; G2 batches stop at
+    // 512 as in the jobs path (msm.cpp).
+    const size_t max_batch = std::is_same_v<C, G1Config> ? 1024 : 512;
+    BatchAffineBuckets<C> bk(buckets, static_cast<unsigned>(std::clamp<size_t>(buckets / 4, 16, max_batch)));
+    for (size_t p = 0; p < np; ++p) {
+      if (pt[p]->infinity) continue;
+      const int32_t* d = &digits[p * W];
+      for (unsigned j = j0; j < j1; ++j) {
+        if (d[j] == 0) continue;
+        const uint32_t mag = static_cast<uint32_t>(d[j] < 0 ? -d[j] : d[j]);
+        bk.add(static_cast<uint32_t>((j - j0) * nb + mag - 1), pt[p], (d[j] < 0) != (neg[p] != 0));
+      }
+    }
+    bk.finish();
+    // Lanes per window: each step costs an inversion shared by the group, each lane ~3 Jacobian
+    // additions at the end; with an inversion at ~6 Jacobian additions, sqrt(2 nb / windows) lanes
+    // minimize the sum (msm.cpp's shared-path model).
+    const double lanes = std::sqrt(2.0 * nb / static_cast<double>(j1 - j0));
+    const std::vector<J> w = bk.reduce_windows(nb, static_cast<size_t>(std::max(1.0, std::round(lanes))));
+    std::copy(w.begin(), w.end(), window.begin() + j0);
+  });
+  J acc;
+  for (unsigned j = W; j-- > 0;) {
+    for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
+    acc += window[j];
+  }
+  return acc;
+}
+
+// A handful of non-trivial scalars (and no configuration asked for): each point multiplied on its
+// own (wNAF), which costs less than any bucket set-up at that size.
+inline constexpr size_t kDirectMaxScalars = 2;
+
+template <class C, class Traits, class Bases, class Scalars>
+Jacobian<C> run_direct(const Bases& bases, const Scalars& scalars, const uint64_t* dens,
+                       std::span<const uint32_t> big_off, std::span<const uint32_t> base_off, size_t block) {
+  Jacobian<C> acc;
+  for (size_t blk = 0; blk + 1 < big_off.size(); ++blk) {
+    if (big_off[blk + 1] == big_off[blk]) continue;
+    uint32_t base = base_off[blk];
+    for (size_t i = blk * block, e = std::min(scalars.size(), (blk + 1) * block); i < e; ++i) {
+      if (dens && !((dens[i / 64] >> (i % 64)) & 1)) continue;
+      const uint32_t b = base++;
+      if (Traits::kind(scalars[i]) == 2) acc += Jacobian<C>(bases[b]).mul(Traits::canonical(scalars[i]));
+    }
+  }
+  return acc;
+}
+
+// The configuration for nbig non-trivial scalars: msm_default_config's, with what opt.config sets.
+// Setting a knob of the jobs path (window_bits, splits, batch, jacobian_buckets, chunk) without a
+// path asks for the jobs path.
+template <class C>
+MsmConfig resolve_config(size_t nbig, size_t num_bases, const MsmOptions& opt, unsigned threads) {
+  MsmEndo endo = opt.config ? opt.config->endo : MsmEndo::kAuto;
+  if (num_bases >= kGlvNeg) endo = MsmEndo::kOff;  // idx[] needs its top bit for the sign
+  MsmPath path = MsmPath::kAuto;
+  if (opt.config) {
+    const MsmConfig& o = *opt.config;
+    path = o.path;
+    if (path == MsmPath::kAuto && (o.window_bits || o.splits || o.batch || o.jacobian_buckets || o.chunk)) {
+      path = MsmPath::kJobs;
+    }
+  }
+  MsmConfig cfg = msm_default_config(nbig, threads, !std::is_same_v<C, G1Config>, endo, path);
+  if (!opt.config) return cfg;
+  const MsmConfig& o = *opt.config;
+  if (o.window_bits) {
+    if (o.window_bits < 2 || o.window_bits > 24) throw std::invalid_argument("msm: window_bits must be 2..24");
+    if (o.window_bits != cfg.window_bits && !o.splits) cfg.splits = 1;
+    cfg.window_bits = o.window_bits;
+  }
+  if (o.splits) cfg.splits = o.splits;
+  if (o.batch) cfg.batch = o.batch;
+  cfg.jacobian_buckets = o.jacobian_buckets;
+  cfg.chunk = o.chunk;
+  return cfg;
+}
+
 template <class C, class Traits, class Bases, class Scalars>
 Jacobian<C> msm_run(const Bases& bases, const Scalars& scalars, const MsmOptions& opt) {
   using J = Jacobian<C>;
@@ -557,23 +694,18 @@ Jacobian<C> msm_run(const Bases& bases, const Scalars& scalars, const MsmOptions
   J result = sum_indexed<C>(bases, ones, pool);
   ones = {};
 
-  if (nbig > 0) {
-    MsmEndo endo = opt.config ? opt.config->endo : MsmEndo::kAuto;
-    if (bases.size() >= kGlvNeg) endo = MsmEndo::kOff;  // idx[] needs its top bit for the sign
-    MsmConfig cfg = msm_default_config(nbig, pool.size(), !std::is_same_v<C, G1Config>, endo);
-    if (opt.config) {
-      const MsmConfig& o = *opt.config;
-      if (o.window_bits) {
-        if (o.window_bits < 2 || o.window_bits > 24) throw std::invalid_argument("msm: window_bits must be 2..24");
-        if (o.window_bits != cfg.window_bits && !o.splits) cfg.splits = 1;
-        cfg.window_bits = o.window_bits;
-      }
-      if (o.splits) cfg.splits = o.splits;
-      if (o.batch) cfg.batch = o.batch;
-      cfg.jacobian_buckets = o.jacobian_buckets;
-      cfg.chunk = o.chunk;
-    }
+  const auto bo = std::span<const uint32_t>(big_off), so = std::span<const uint32_t>(base_off);
+  const MsmConfig* oc = opt.config;
+  const bool automatic = !oc || (oc->path == MsmPath::kAuto && oc->endo == MsmEndo::kAuto && !oc->window_bits &&
+                                 !oc->splits && !oc->batch && !oc->jacobian_buckets && !oc->chunk);
+  if (nbig > 0 && nbig <= kDirectMaxScalars && automatic) {
+    result += run_direct<C, Traits>(bases, scalars, dens, bo, so, kBlock);
+  } else if (nbig > 0) {
+    const MsmConfig cfg = resolve_config<C>(nbig, bases.size(), opt, pool.size());
     const bool glv = cfg.endo == MsmEndo::kOn;
+    if (cfg.path == MsmPath::kShared) {
+      return result + run_shared<C, Traits>(bases, scalars, dens, bo, so, cfg.window_bits, glv, pool, kBlock);
+    }
     Plan plan{cfg.window_bits,
               msm_num_windows(cfg.window_bits, glv),
               1,
@@ -588,7 +720,6 @@ Jacobian<C> msm_run(const Bases& bases, const Scalars& scalars, const MsmOptions
     // The split stores phi(P_i) for every scalar of a pass: at most ~128 MiB of them by default.
     if (glv) plan.chunk = std::max<size_t>(size_t{1} << 16, (size_t{128} << 20) / sizeof(Affine<C>));
     if (cfg.chunk) plan.chunk = cfg.chunk;
-    const auto bo = std::span<const uint32_t>(big_off), so = std::span<const uint32_t>(base_off);
     J p;
     if (plan.c <= 16) {
       if (plan.jacobian)

@@ -158,6 +158,7 @@ struct EngineStatus {
   uint64_t completed = 0, failed = 0, cancelled = 0;
   uint64_t uptime_seconds = 0;
   uint64_t memory_used_bytes = 0, memory_limit_bytes = 0;
+  uint64_t memory_waits = 0;  // reservations that waited for room (MemoryBudget::waits)
   uint64_t rss_bytes = 0, peak_rss_bytes = 0;
   bool test_keys_allowed = false;         // srs.allow_test_keys
   std::vector<OperationInfo> operations;  // long operations running now (operations.hpp)

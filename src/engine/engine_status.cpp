@@ -70,6 +70,7 @@ EngineStatus Engine::status() {
   s.circuits = registry_.ids();
   s.memory_used_bytes = budget_.used();
   s.memory_limit_bytes = budget_.limit();
+  s.memory_waits = budget_.waits();
   s.rss_bytes = process_rss_bytes();
   s.peak_rss_bytes = process_peak_rss_bytes();
   s.uptime_seconds = static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - started_at_).count());

@@ -89,6 +89,11 @@ size_t MemoryBudget::waiters() const {
   return queue_.size();
 }
 
+uint64_t MemoryBudget::waits() const {
+  std::lock_guard lk(mu_);
+  return waits_;
+}
+
 void MemoryBudget::set_evictor(Evictor evictor) {
   auto p = evictor ? std::make_shared<const Evictor>(std::move(evictor)) : nullptr;
   std::lock_guard lk(mu_);
@@ -154,6 +159,7 @@ Result<Reservation> MemoryBudget::acquire_impl(uint64_t bytes, int priority, con
   if (w.granted) return Reservation(this, bytes);
   if (!wait) return give_up("not enough room now for");
 
+  ++waits_;
   auto last_evict = Clock::now();
   for (;;) {
     // The predicate is user code: call it without our lock so that it may take its own locks.

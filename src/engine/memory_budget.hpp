@@ -56,6 +56,9 @@ class MemoryBudget {
   uint64_t used() const;
   uint64_t peak_used() const;
   size_t waiters() const;
+  // Reservations that had to wait for room since start (blocked behind others or for eviction):
+  // how often the budget held work back.
+  uint64_t waits() const;
 
   void set_evictor(Evictor evictor);
 
@@ -105,6 +108,7 @@ class MemoryBudget {
   uint64_t used_ = 0;
   uint64_t peak_ = 0;
   uint64_t next_seq_ = 0;
+  uint64_t waits_ = 0;
   WaitQueue queue_;
   std::shared_ptr<const Evictor> evictor_;  // copied out under mu_ so set_evictor may race with calls
   bool evicting_ = false;

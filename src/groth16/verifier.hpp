@@ -11,7 +11,8 @@
 //   prod_j e(r_j A_j, B_j) = e(alpha, beta)^{sum r_j} e(sum_j r_j vk_x(j), gamma) e(sum_j r_j C_j, delta)
 // with one multi-Miller loop (k + 2 pairs) and one final exponentiation. A batch with an invalid
 // proof passes with probability at most about 2^-128. The batch result says only whether all proofs
-// are valid; verify each one to find the bad one.
+// are valid; verify each one to find the bad one. A batch of one proof is checked by verify() (exact,
+// and cheaper: no random weights).
 //
 // Proofs whose points are at infinity, off the curve or outside the prime-order subgroup are
 // rejected (false), whatever the equation says; the decoders (proof_codec.hpp, snarkjs_json.hpp)

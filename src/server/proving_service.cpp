@@ -365,6 +365,7 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
   // No pinned host memory on the CPU backend; the seed's fields stay 0.
   r->set_memory_used_bytes(s.memory_used_bytes);
   r->set_memory_limit_bytes(s.memory_limit_bytes);
+  r->set_memory_waits(s.memory_waits);
   r->set_daemon_rss_bytes(s.rss_bytes);
   r->set_daemon_peak_rss_bytes(s.peak_rss_bytes);
   r->set_version(version);
@@ -624,6 +625,7 @@ std::string ProvingService::status_json() {
   out += "\"memory\":{";
   num("used_bytes", s.memory_used_bytes);
   num("limit_bytes", s.memory_limit_bytes);
+  num("waits", s.memory_waits);
   num("rss_bytes", s.rss_bytes);
   num("peak_rss_bytes", s.peak_rss_bytes, false);
   out += "},\"counters\":{";
