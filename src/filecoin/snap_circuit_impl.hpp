@@ -362,10 +362,18 @@ void challenge_circuit(CS& cs, const SnapCircuitShape& shape, const Top& t, size
       leaf_d_new, apex_leaf, to_apex, true);
 }
 
+// Everything before the challenges, and each challenge's bits (generated, then the partition
+// bits). The challenges use only these variables, so each may be recorded on its own
+// (record_snap_circuit_parallel).
+struct Head {
+  Top top;
+  std::vector<std::vector<AllocatedBit>> c_bits;
+};
+
 template <r1cs::ConstraintSystem CS>
-void synthesize(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
-  check_witness(shape, w);
-  const Top t = top_circuit(cs, shape, w);
+Head head_circuit(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
+  Head h{top_circuit(cs, shape, w), {}};
+  const Top& t = h.top;
   comm_r_checks(cs, t);
   AllocatedNum partition = t.partition;
   if (shape.tree_d == SnapTreeD::kSha256) {
@@ -376,16 +384,21 @@ void synthesize(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitnes
     partition = alloc(
         cs, [] { return "gen_challenge_bits partition zero"; }, std::optional<Fr>(Fr::zero()));
   }
-  std::vector<std::vector<AllocatedBit>> generated;
   {
     auto ns = cs.namespace_([] { return "gen_challenge_bits"; });
-    generated = gen_challenge_bits(cs, t.comm_r_new, partition, shape.challenges, shape.random_bits());
+    h.c_bits = gen_challenge_bits(cs, t.comm_r_new, partition, shape.challenges, shape.random_bits());
   }
-  for (size_t c = 0; c < generated.size(); ++c) {
-    std::vector<AllocatedBit> c_bits = std::move(generated[c]);
-    c_bits.insert(c_bits.end(), t.partition_bits.begin(), t.partition_bits.end());
-    challenge_circuit(cs, shape, t, c, c_bits, w.challenges[c]);
+  for (std::vector<AllocatedBit>& bits : h.c_bits) {
+    bits.insert(bits.end(), t.partition_bits.begin(), t.partition_bits.end());
   }
+  return h;
+}
+
+template <r1cs::ConstraintSystem CS>
+void synthesize(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
+  check_witness(shape, w);
+  const Head h = head_circuit(cs, shape, w);
+  for (size_t c = 0; c < h.c_bits.size(); ++c) challenge_circuit(cs, shape, h.top, c, h.c_bits[c], w.challenges[c]);
 }
 
 }  // namespace cuzk::filecoin::snap_detail

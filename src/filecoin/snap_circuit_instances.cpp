@@ -1,7 +1,11 @@
-// The explicit instantiations that snap_circuit.hpp declares extern, and the gadget counts of
-// snap_circuit_info.hpp (which reuse this file's CountingCS instantiation of the gadgets).
+// The explicit instantiations that snap_circuit.hpp declares extern, the gadget counts of
+// snap_circuit_info.hpp (which reuse this file's CountingCS instantiation of the gadgets), and
+// record_snap_circuit_parallel (which records the circuit's pieces, so it needs their templates,
+// instantiated here once for RecordingCS).
 #include "filecoin/snap_circuit_impl.hpp"
 #include "filecoin/snap_circuit_info.hpp"
+#include "filecoin/snap_synthesis.hpp"
+#include "r1cs/segment_merge.hpp"
 
 namespace cuzk::filecoin {
 
@@ -10,6 +14,24 @@ template void snap_circuit(r1cs::RecordingCS&, const SnapCircuitShape&, const Sn
 template void snap_circuit(r1cs::WitnessCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
 template void snap_circuit(r1cs::ProvingCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
 template void snap_circuit(r1cs::TestCS&, const SnapCircuitShape&, const SnapPartitionWitness&);
+
+r1cs::CompactR1cs record_snap_circuit_parallel(const SnapCircuitShape& shape, ThreadPool& pool) {
+  const SnapPartitionWitness w = SnapPartitionWitness::blank(shape);
+  snap_detail::check_witness(shape, w);
+  r1cs::RecordingCS head;
+  const snap_detail::Head h = snap_detail::head_circuit(head, shape, w);
+  const size_t in_base = head.num_inputs(), aux_base = head.num_aux();
+  // Each challenge reads its own generated bits from the head (so one block cannot stand for all,
+  // as in record_porep_circuit_replicated) but allocates the same variables and constraints:
+  // recorded as if it were the first, merge_segments renumbers it.
+  std::vector<r1cs::CompactR1cs> blocks(h.c_bits.size());
+  pool.parallel_for(blocks.size(), [&](size_t c) {
+    r1cs::RecordingCS cs(in_base, aux_base);
+    snap_detail::challenge_circuit(cs, shape, h.top, c, h.c_bits[c], w.challenges[c]);
+    blocks[c] = std::move(cs).take_raw();
+  });
+  return r1cs::merge_segments(std::move(head).take_raw(), std::move(blocks), true, &pool);
+}
 
 uint64_t snap_gen_challenge_bits_constraints(const SnapCircuitShape& shape) {
   shape.validate();
