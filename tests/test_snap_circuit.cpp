@@ -13,6 +13,7 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/snap_circuit_info.hpp"
 #include "filecoin/snap_native.hpp"
+#include "filecoin/snap_synthesis.hpp"
 #include "gadgets/merkle_tree.hpp"
 #include "gadgets/poseidon_hasher.hpp"
 #include "gadgets/sha256_hasher.hpp"
@@ -442,6 +443,27 @@ TEST(SnapCircuit, RecordingAndCountingAgree) {
   EXPECT_EQ(info.nnz_a, r.a.col.size());
   EXPECT_EQ(info.nnz_b, r.b.col.size());
   EXPECT_EQ(info.nnz_c, r.c.col.size());
+}
+
+// The challenges recorded concurrently and merged give exactly the sequential recording (SHA-256
+// tree D with and without a partition path, and the Poseidon tree D).
+TEST(SnapCircuit, ParallelRecordingEqualsSequential) {
+  ThreadPool pool(3);
+  for (const SnapCircuitShape& shape : {SnapCircuitShape::of(2 * kKiB), test::snap_two_partitions(),
+                                        SnapCircuitShape::of(1 * kKiB, SnapTreeD::kPoseidon)}) {
+    SCOPED_TRACE(shape.describe());
+    const r1cs::CompactR1cs seq = record_snap_circuit(shape);
+    const r1cs::CompactR1cs par = record_snap_circuit_parallel(shape, pool);
+    EXPECT_EQ(par.num_inputs, seq.num_inputs);
+    EXPECT_EQ(par.num_aux, seq.num_aux);
+    EXPECT_EQ(par.num_constraints, seq.num_constraints);
+    EXPECT_EQ(par.coeffs, seq.coeffs);
+    for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
+      EXPECT_EQ(p->row_ptr, s->row_ptr);
+      EXPECT_EQ(p->col, s->col);
+      EXPECT_EQ(p->coeff, s->coeff);
+    }
+  }
 }
 
 // Label slow from here: counts of 6-85 million constraints, seconds to minutes each.

@@ -150,7 +150,8 @@ int run_extract(const PceOptions& o) {
       record_s = since(t0);
       p = pce::build_pce(r, bo);
     } else if (update != nullptr) {
-      const r1cs::CompactR1cs r = filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(update->sector_size));
+      const r1cs::CompactR1cs r = filecoin::record_snap_circuit_parallel(
+          filecoin::SnapCircuitShape::of(update->sector_size), ThreadPool::global());
       record_s = since(t0);
       p = pce::build_pce(r, bo);
     } else if (spec) {

@@ -37,8 +37,9 @@ pce::Pce snap_pce(const filecoin::RegisteredUpdateProof& proof, bool quiet) {
   // No progress hook in recording or building (32 GiB: 81 M constraints).
   Progress bar("extracting the PCE of " + id, 0, !quiet);
   ProgressTicker ticker(bar);
-  return pce::build_pce(filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(proof.sector_size)),
-                        {id, {}, false});
+  return pce::build_pce(
+      filecoin::record_snap_circuit_parallel(filecoin::SnapCircuitShape::of(proof.sector_size), ThreadPool::global()),
+      {id, {}, false});
 }
 
 LoadedSnap load_snap(const std::string& path) {

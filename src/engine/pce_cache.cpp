@@ -158,7 +158,8 @@ Result<PceHandle> PceCache::build_and_save(const CircuitDef& def, Operations::Ha
     if (!transient.ok()) return make_error("extracting '" + def.id + "': " + transient.error());
     pce::BuildOptions bo;
     bo.circuit_id = def.id;
-    built = pce::build_pce(filecoin::record_snap_circuit(filecoin::SnapCircuitShape::of(def.update_proof->sector_size)),
+    built = pce::build_pce(filecoin::record_snap_circuit_parallel(
+                               filecoin::SnapCircuitShape::of(def.update_proof->sector_size), ThreadPool::global()),
                            bo);
   } else if (def.source == CircuitSource::R1cs) {
     pce::BuildOptions bo;

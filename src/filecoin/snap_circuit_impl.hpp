@@ -362,30 +362,54 @@ void challenge_circuit(CS& cs, const SnapCircuitShape& shape, const Top& t, size
       leaf_d_new, apex_leaf, to_apex, true);
 }
 
+// Everything before the challenges in three parts: the top with the comm_r checks (and, with the
+// Poseidon tree D, the zero partition number), the apex PoR (SHA-256 tree D) and each challenge's
+// bits (generated, then the partition bits). The challenges use only variables of the first and
+// the last, and the apex PoR only of the first, so record_snap_circuit_parallel records them apart.
+struct Head {
+  Top top;
+  AllocatedNum partition;  // gen_challenge_bits' partition number
+  std::vector<std::vector<AllocatedBit>> c_bits;
+};
+
+template <r1cs::ConstraintSystem CS>
+Head head_top(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
+  Head h{top_circuit(cs, shape, w), {}, {}};
+  comm_r_checks(cs, h.top);
+  h.partition = h.top.partition;
+  if (shape.tree_d == SnapTreeD::kPoseidon) {
+    // poseidon/circuit.rs: an unconstrained number that is always zero.
+    h.partition = alloc(
+        cs, [] { return "gen_challenge_bits partition zero"; }, std::optional<Fr>(Fr::zero()));
+  }
+  return h;
+}
+
+template <r1cs::ConstraintSystem CS>
+void head_apex(CS& cs, const SnapCircuitShape& shape, const Head& h) {
+  if (shape.tree_d != SnapTreeD::kSha256) return;
+  auto ns = cs.namespace_([] { return "apex_gadget"; });
+  apex_por(cs, h.top.apex_leaves, h.top.partition_bits, h.top.partition_path, h.top.comm_d_new);
+}
+
+template <r1cs::ConstraintSystem CS>
+void head_challenge_bits(CS& cs, const SnapCircuitShape& shape, Head& h) {
+  {
+    auto ns = cs.namespace_([] { return "gen_challenge_bits"; });
+    h.c_bits = gen_challenge_bits(cs, h.top.comm_r_new, h.partition, shape.challenges, shape.random_bits());
+  }
+  for (std::vector<AllocatedBit>& bits : h.c_bits) {
+    bits.insert(bits.end(), h.top.partition_bits.begin(), h.top.partition_bits.end());
+  }
+}
+
 template <r1cs::ConstraintSystem CS>
 void synthesize(CS& cs, const SnapCircuitShape& shape, const SnapPartitionWitness& w) {
   check_witness(shape, w);
-  const Top t = top_circuit(cs, shape, w);
-  comm_r_checks(cs, t);
-  AllocatedNum partition = t.partition;
-  if (shape.tree_d == SnapTreeD::kSha256) {
-    auto ns = cs.namespace_([] { return "apex_gadget"; });
-    apex_por(cs, t.apex_leaves, t.partition_bits, t.partition_path, t.comm_d_new);
-  } else {
-    // poseidon/circuit.rs: an unconstrained number that is always zero.
-    partition = alloc(
-        cs, [] { return "gen_challenge_bits partition zero"; }, std::optional<Fr>(Fr::zero()));
-  }
-  std::vector<std::vector<AllocatedBit>> generated;
-  {
-    auto ns = cs.namespace_([] { return "gen_challenge_bits"; });
-    generated = gen_challenge_bits(cs, t.comm_r_new, partition, shape.challenges, shape.random_bits());
-  }
-  for (size_t c = 0; c < generated.size(); ++c) {
-    std::vector<AllocatedBit> c_bits = std::move(generated[c]);
-    c_bits.insert(c_bits.end(), t.partition_bits.begin(), t.partition_bits.end());
-    challenge_circuit(cs, shape, t, c, c_bits, w.challenges[c]);
-  }
+  Head h = head_top(cs, shape, w);
+  head_apex(cs, shape, h);
+  head_challenge_bits(cs, shape, h);
+  for (size_t c = 0; c < h.c_bits.size(); ++c) challenge_circuit(cs, shape, h.top, c, h.c_bits[c], w.challenges[c]);
 }
 
 }  // namespace cuzk::filecoin::snap_detail

@@ -20,6 +20,9 @@ namespace cuzk::filecoin {
 // The blank circuit of a shape under RecordingCS, finalized (input constraints appended). Every
 // partition of every request of one sector size has this circuit.
 r1cs::CompactR1cs record_snap_circuit(const SnapCircuitShape& shape);
+// The same matrices, byte for byte, with the challenges recorded concurrently on `pool` and merged
+// (r1cs/segment_merge.hpp); defined in snap_circuit_instances.cpp.
+r1cs::CompactR1cs record_snap_circuit_parallel(const SnapCircuitShape& shape, ThreadPool& pool);
 
 // Partition k's values (inputs with ONE first, aux) from its proof, which validate_snap_vanilla
 // accepted with `ctx`, computed natively on `pool` (snap_native_assignment).

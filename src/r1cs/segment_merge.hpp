@@ -5,10 +5,12 @@
 // from the head's end (inputs_base, aux_base). Merging shifts block j's own variables (those at or
 // above the bases) by j times the block's size, re-interns the coefficients and resolves the aux
 // tags, which gives exactly the matrices a single sequential RecordingCS would record. Blocks must
-// allocate the same numbers of inputs and aux (checked).
+// allocate the same numbers of inputs and aux (checked). merge_placed is the general form: any
+// segments, each with its own column shifts (SnapDeals: the apex PoR recorded beside the challenges).
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,36 +20,30 @@
 
 namespace cuzk::r1cs {
 
-// head: the first segment (numbered from ONE); blocks: each recorded by RecordingCS(head inputs,
-// head aux). finalize appends the Groth16 input constraints (RecordingCS::finalize).
-//
-// copies > 0 (with exactly one block): the block stands for `copies` identical blocks (the blank
-// PoRep circuit's challenges do not depend on the challenge index), each renumbered as above.
-inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blocks, bool finalize,
-                                  ThreadPool* pool = nullptr, size_t copies = 0) {
-  if (copies != 0 && blocks.size() != 1) throw std::logic_error("merge_segments: copies needs exactly one block");
-  const size_t num_blocks = copies != 0 ? copies : blocks.size();
+// Where one recorded segment's columns go in the merged circuit: its inputs at or above in_from
+// move by in_shift; its aux at or above aux_from[1] by aux_shift[1], else at or above aux_from[0]
+// by aux_shift[0] (two ranges: a segment may read variables of an earlier segment that itself
+// moves, besides its own).
+struct SegmentPlace {
+  uint64_t in_from = UINT64_MAX, in_shift = 0;
+  uint64_t aux_from[2] = {UINT64_MAX, UINT64_MAX}, aux_shift[2] = {0, 0};
+};
+
+// The segments' rows in order, columns moved as `places` say, coefficients re-interned (in segment
+// order, the order a sequential recording meets them) and aux tags resolved; num_inputs/num_aux:
+// the merged circuit's. shared: a segment may appear more than once (not freed until the end).
+// finalize appends the Groth16 input constraints (RecordingCS::finalize).
+inline CompactR1cs merge_placed(std::vector<CompactR1cs*> segs, const std::vector<SegmentPlace>& places,
+                                size_t num_inputs, size_t num_aux, bool finalize, ThreadPool* pool, bool shared) {
   constexpr uint32_t kTag = RecordingCS::AUX_TAG;
-  const size_t in_base = head.num_inputs, aux_base = head.num_aux;
-  const size_t block_in = blocks.empty() ? 0 : blocks[0].num_inputs - in_base;
-  const size_t block_aux = blocks.empty() ? 0 : blocks[0].num_aux - aux_base;
-  for (size_t j = 0; j < blocks.size(); ++j) {
-    if (blocks[j].num_inputs - in_base != block_in || blocks[j].num_aux - aux_base != block_aux) {
-      throw std::logic_error("merge_segments: block " + std::to_string(j) + " allocates " +
-                             std::to_string(blocks[j].num_inputs - in_base) + " inputs and " +
-                             std::to_string(blocks[j].num_aux - aux_base) + " aux, block 0 " +
-                             std::to_string(block_in) + " and " + std::to_string(block_aux));
-    }
-  }
+  if (segs.size() != places.size()) throw std::logic_error("merge_placed: one place per segment");
   CompactR1cs out;
-  out.num_inputs = in_base + num_blocks * block_in;
-  out.num_aux = aux_base + num_blocks * block_aux;
+  out.num_inputs = num_inputs;
+  out.num_aux = num_aux;
   if (out.num_inputs + out.num_aux > 0xFFFFFFFFull || out.num_aux >= kTag) {
     throw std::length_error("merge_segments: more than 2^32 columns");
   }
   // Where each segment's rows and non-zeros land, so the segments are copied concurrently.
-  std::vector<CompactR1cs*> segs{&head};
-  for (size_t j = 0; j < num_blocks; ++j) segs.push_back(&blocks[copies != 0 ? 0 : j]);
   const size_t n = segs.size();
   std::vector<uint64_t> row_off(n + 1, 0);
   std::vector<uint64_t> nnz_off[3] = {std::vector<uint64_t>(n + 1, 0), std::vector<uint64_t>(n + 1, 0),
@@ -68,14 +64,12 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
     dst[m]->col.resize(total);
     dst[m]->coeff.resize(total);
   }
-  // One coefficient table: each segment's indices remapped (few distinct values, interned in
-  // segment order, which is the order a sequential recording meets them).
+  // One coefficient table: each segment's indices remapped (few distinct values).
   CoeffInterner interner;
   std::vector<std::vector<uint32_t>> remap(n);
   for (size_t j = 0; j < n; ++j) {
     for (const Fr& v : segs[j]->coeffs) remap[j].push_back(interner.intern(v));
   }
-  const bool shared_block = copies > 1;  // its rows are read by every copy: freed at the end
   // Every segment is copied in `parts` slices (of its non-zeros and of its rows), so that the pool
   // has work for all its threads even when there are fewer segments than threads (32 GiB PoRep:
   // 1 + 18); the copy is the first touch of the destination pages.
@@ -86,8 +80,7 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
   auto copy_part = [&](size_t job) {
     const size_t j = job / parts, p = job % parts;
     CompactR1cs& seg = *segs[j];
-    const bool is_block = j > 0;
-    const uint64_t in_shift = is_block ? (j - 1) * block_in : 0, aux_shift = is_block ? (j - 1) * block_aux : 0;
+    const SegmentPlace& pl = places[j];
     const CompactMatrix* src[3] = {&seg.a, &seg.b, &seg.c};
     const std::vector<uint32_t>& rm = remap[j];
     for (int m = 0; m < 3; ++m) {
@@ -103,10 +96,14 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
         uint64_t c;
         if (col & kTag) {
           uint64_t a = col & ~kTag;
-          if (a >= aux_base) a += aux_shift;
+          if (a >= pl.aux_from[1]) {
+            a += pl.aux_shift[1];
+          } else if (a >= pl.aux_from[0]) {
+            a += pl.aux_shift[0];
+          }
           c = out.num_inputs + a;
         } else {
-          c = col >= in_base ? col + in_shift : col;
+          c = col >= pl.in_from ? col + pl.in_shift : col;
         }
         dcol[k] = static_cast<uint32_t>(c);
         dcoeff[k] = rm[coeffs[k]];
@@ -117,7 +114,7 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
       for (size_t r = 1 + rows * p / parts, r1 = 1 + rows * (p + 1) / parts; r < r1; ++r) drp[r] = base + rp[r];
     }
     // The segment's last slice frees it (free as we go).
-    if (!shared_block && parts_left[j].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (!shared && parts_left[j].fetch_sub(1, std::memory_order_acq_rel) == 1) {
       seg.a = {};
       seg.b = {};
       seg.c = {};
@@ -142,6 +139,40 @@ inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blo
   }
   out.coeffs = std::move(interner).take();
   return out;
+}
+
+// head: the first segment (numbered from ONE); blocks: each recorded by RecordingCS(head inputs,
+// head aux). finalize appends the Groth16 input constraints (RecordingCS::finalize).
+//
+// copies > 0 (with exactly one block): the block stands for `copies` identical blocks (the blank
+// PoRep circuit's challenges do not depend on the challenge index), each renumbered as above.
+inline CompactR1cs merge_segments(CompactR1cs head, std::vector<CompactR1cs> blocks, bool finalize,
+                                  ThreadPool* pool = nullptr, size_t copies = 0) {
+  if (copies != 0 && blocks.size() != 1) throw std::logic_error("merge_segments: copies needs exactly one block");
+  const size_t num_blocks = copies != 0 ? copies : blocks.size();
+  const size_t in_base = head.num_inputs, aux_base = head.num_aux;
+  const size_t block_in = blocks.empty() ? 0 : blocks[0].num_inputs - in_base;
+  const size_t block_aux = blocks.empty() ? 0 : blocks[0].num_aux - aux_base;
+  for (size_t j = 0; j < blocks.size(); ++j) {
+    if (blocks[j].num_inputs - in_base != block_in || blocks[j].num_aux - aux_base != block_aux) {
+      throw std::logic_error("merge_segments: block " + std::to_string(j) + " allocates " +
+                             std::to_string(blocks[j].num_inputs - in_base) + " inputs and " +
+                             std::to_string(blocks[j].num_aux - aux_base) + " aux, block 0 " +
+                             std::to_string(block_in) + " and " + std::to_string(block_aux));
+    }
+  }
+  std::vector<CompactR1cs*> segs{&head};
+  std::vector<SegmentPlace> places(1);
+  for (size_t j = 0; j < num_blocks; ++j) {
+    segs.push_back(&blocks[copies != 0 ? 0 : j]);
+    SegmentPlace& pl = places.emplace_back();
+    pl.in_from = in_base;
+    pl.in_shift = j * block_in;
+    pl.aux_from[0] = pl.aux_from[1] = aux_base;
+    pl.aux_shift[0] = pl.aux_shift[1] = j * block_aux;
+  }
+  return merge_placed(std::move(segs), places, in_base + num_blocks * block_in, aux_base + num_blocks * block_aux,
+                      finalize, pool, copies > 1);
 }
 
 }  // namespace cuzk::r1cs
