@@ -9,6 +9,9 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/snap_circuit_info.hpp"
@@ -445,25 +448,44 @@ TEST(SnapCircuit, RecordingAndCountingAgree) {
   EXPECT_EQ(info.nnz_c, r.c.col.size());
 }
 
-// The challenges recorded concurrently and merged give exactly the sequential recording (SHA-256
-// tree D with and without a partition path, and the Poseidon tree D).
+void expect_same_matrices(const r1cs::CompactR1cs& par, const r1cs::CompactR1cs& seq) {
+  EXPECT_EQ(par.num_inputs, seq.num_inputs);
+  EXPECT_EQ(par.num_aux, seq.num_aux);
+  EXPECT_EQ(par.num_constraints, seq.num_constraints);
+  EXPECT_EQ(par.coeffs, seq.coeffs);
+  for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
+    EXPECT_EQ(p->row_ptr, s->row_ptr);
+    EXPECT_EQ(p->col, s->col);
+    EXPECT_EQ(p->coeff, s->coeff);
+  }
+}
+
+// The challenges, the apex hashes (in jobs of 3, one of them across the tree's rows, and of the
+// default 8) and the partition path recorded concurrently and merged give exactly the sequential
+// recording (SHA-256 tree D with 8 apex leaves, with 2 and a partition path, and the Poseidon tree
+// D). The stats account for every constraint: head, jobs, then the input constraints.
 TEST(SnapCircuit, ParallelRecordingEqualsSequential) {
   ThreadPool pool(3);
-  for (const SnapCircuitShape& shape : {SnapCircuitShape::of(2 * kKiB), test::snap_two_partitions(),
-                                        SnapCircuitShape::of(1 * kKiB, SnapTreeD::kPoseidon)}) {
+  const SnapCircuitShape kib2 = SnapCircuitShape::of(2 * kKiB);
+  for (const SnapCircuitShape& shape :
+       {kib2, test::snap_two_partitions(), SnapCircuitShape::of(1 * kKiB, SnapTreeD::kPoseidon)}) {
     SCOPED_TRACE(shape.describe());
     const r1cs::CompactR1cs seq = record_snap_circuit(shape);
-    const r1cs::CompactR1cs par = record_snap_circuit_parallel(shape, pool);
-    EXPECT_EQ(par.num_inputs, seq.num_inputs);
-    EXPECT_EQ(par.num_aux, seq.num_aux);
-    EXPECT_EQ(par.num_constraints, seq.num_constraints);
-    EXPECT_EQ(par.coeffs, seq.coeffs);
-    for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
-      EXPECT_EQ(p->row_ptr, s->row_ptr);
-      EXPECT_EQ(p->col, s->col);
-      EXPECT_EQ(p->coeff, s->coeff);
+    std::vector<size_t> per_job{kSnapApexHashesPerJob};
+    if (shape.apex_leaves == kib2.apex_leaves) per_job = {3, kSnapApexHashesPerJob};
+    for (const size_t per : per_job) {
+      SCOPED_TRACE("apex hashes per job " + std::to_string(per));
+      SnapRecordStats st;
+      expect_same_matrices(record_snap_circuit_parallel(shape, pool, &st, per), seq);
+      const size_t hashes = shape.tree_d == SnapTreeD::kSha256 ? shape.apex_leaves - 1 : 0;
+      const size_t apex_jobs = hashes == 0 ? 0 : (hashes - 1 + per - 1) / per + 1;
+      EXPECT_EQ(st.jobs.size(), apex_jobs + shape.challenges);
+      uint64_t sum = st.head_constraints + seq.num_inputs;
+      for (const SnapRecordStats::Job& j : st.jobs) sum += j.constraints;
+      EXPECT_EQ(sum, seq.num_constraints);
     }
   }
+  EXPECT_THROW(record_snap_circuit_parallel(kib2, pool, nullptr, 0), std::invalid_argument);
 }
 
 // Label slow from here: counts of 6-85 million constraints, seconds to minutes each.

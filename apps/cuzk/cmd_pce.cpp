@@ -107,6 +107,36 @@ void print_info(const json& j) {
   std::printf("structural hash    %s\n", j["structural_hash"].get<std::string>().c_str());
 }
 
+// record_snap_circuit_parallel's timings: the serial head, the merge, and every concurrent job
+// (the longest is the recording's critical path; its share of the constraints is what bounds the
+// speed-up on many cores).
+json snap_record_json(const filecoin::SnapRecordStats& st) {
+  json jobs = json::array();
+  for (const auto& job : st.jobs) {
+    jobs.push_back({{"name", job.name}, {"constraints", job.constraints}, {"seconds", job.seconds}});
+  }
+  return {{"head_constraints", st.head_constraints},
+          {"head_seconds", st.head_seconds},
+          {"jobs_seconds", st.jobs_seconds},
+          {"merge_seconds", st.merge_seconds},
+          {"jobs", std::move(jobs)}};
+}
+
+// One line per phase; the jobs as the longest by time and the largest by constraints.
+void print_snap_record(const filecoin::SnapRecordStats& st, uint64_t constraints) {
+  if (st.jobs.empty()) return;
+  auto by = [](auto key) { return [key](const auto& a, const auto& b) { return key(a) < key(b); }; };
+  const auto& slow = *std::max_element(st.jobs.begin(), st.jobs.end(), by([](const auto& j) { return j.seconds; }));
+  const auto& big = *std::max_element(st.jobs.begin(), st.jobs.end(), by([](const auto& j) { return j.constraints; }));
+  const double total = static_cast<double>(constraints);
+  std::printf("record head        %llu constraints in %.2f s (one thread)\n",
+              static_cast<unsigned long long>(st.head_constraints), st.head_seconds);
+  std::printf("record jobs        %zu in %.2f s; longest %s (%.2f s); largest %s (%llu constraints, %.2f%%)\n",
+              st.jobs.size(), st.jobs_seconds, slow.name.c_str(), slow.seconds, big.name.c_str(),
+              static_cast<unsigned long long>(big.constraints), 100.0 * static_cast<double>(big.constraints) / total);
+  std::printf("record merge       %.2f s\n", st.merge_seconds);
+}
+
 int run_extract(const PceOptions& o) {
   pce::BuildOptions bo;
   bo.circuit_id = o.circuit_id;
@@ -138,6 +168,7 @@ int run_extract(const PceOptions& o) {
   }
   const auto t0 = Clock::now();
   double record_s = -1;  // PoSt, SnapDeals: the recording alone (PoSt: one sector replicated)
+  filecoin::SnapRecordStats snap_stats;
   Result<pce::Pce> p = make_error("no source");
   {
     // No progress hook in recording or building: the bar shows the time they take.
@@ -151,7 +182,7 @@ int run_extract(const PceOptions& o) {
       p = pce::build_pce(r, bo);
     } else if (update != nullptr) {
       const r1cs::CompactR1cs r = filecoin::record_snap_circuit_parallel(
-          filecoin::SnapCircuitShape::of(update->sector_size), ThreadPool::global());
+          filecoin::SnapCircuitShape::of(update->sector_size), ThreadPool::global(), &snap_stats);
       record_s = since(t0);
       p = pce::build_pce(r, bo);
     } else if (spec) {
@@ -180,11 +211,13 @@ int run_extract(const PceOptions& o) {
   j["path"] = o.output;
   j["build_seconds"] = build_s;
   if (record_s >= 0) j["record_seconds"] = record_s;
+  if (update != nullptr) j["record_stats"] = snap_record_json(snap_stats);
   j["save_seconds"] = save_s;
   if (o.json) {
     std::cout << j.dump(2) << "\n";
   } else {
     print_info(j);
+    if (update != nullptr) print_snap_record(snap_stats, h->info.num_constraints);
     std::printf("written            %s (built in %.2f s, saved in %.2f s)\n", o.output.c_str(), build_s, save_s);
   }
   return 0;

@@ -82,26 +82,37 @@ inline std::vector<Boolean> booleans(std::span<const AllocatedBit> bits) {
   return {bits.begin(), bits.end()};
 }
 
+// One apex tree hash (row r, siblings i): hash2 of the two nodes below it.
+template <r1cs::ConstraintSystem CS>
+AllocatedNum apex_tree_hash(CS& cs, size_t r, size_t i, const AllocatedNum& left, const AllocatedNum& right) {
+  auto ns = cs.namespace_([&] {
+    return "apex_tree generation hash (tree_row=" + std::to_string(r) + ", siblings=" + std::to_string(i) + ")";
+  });
+  return gadgets::Sha256Hasher::hash2_circuit(cs, left, right);
+}
+
+// The partition path from the apex root up to comm_d (por_no_challenge_input, tree D).
+template <r1cs::ConstraintSystem CS>
+void apex_partition_por(CS& cs, const AllocatedNum& apex_root, std::span<const AllocatedBit> partition_bits,
+                        const Path& partition_path, const AllocatedNum& comm_d) {
+  auto ns = cs.namespace_([] { return "partition-tree por"; });
+  const std::vector<Boolean> bits = booleans(partition_bits);
+  gadgets::por_no_challenge_input<gadgets::Sha256Hasher>(cs, gadgets::MerkleShape{2, 0, 0}, bits, apex_root,
+                                                         partition_path, comm_d);
+}
+
 // gadgets.rs apex_por: the apex tree over this partition's apex leaves (SHA-256 hash2 row by
-// row), then the partition path from its root up to comm_d (por_no_challenge_input, tree D).
+// row), then the partition path. record_snap_circuit_parallel records the same pieces apart.
 template <r1cs::ConstraintSystem CS>
 void apex_por(CS& cs, std::vector<AllocatedNum> row, std::span<const AllocatedBit> partition_bits,
               const Path& partition_path, const AllocatedNum& comm_d) {
   for (size_t r = 0; row.size() > 1; ++r) {
     std::vector<AllocatedNum> next;
     next.reserve(row.size() / 2);
-    for (size_t i = 0; i < row.size() / 2; ++i) {
-      auto ns = cs.namespace_([&] {
-        return "apex_tree generation hash (tree_row=" + std::to_string(r) + ", siblings=" + std::to_string(i) + ")";
-      });
-      next.push_back(gadgets::Sha256Hasher::hash2_circuit(cs, row[2 * i], row[2 * i + 1]));
-    }
+    for (size_t i = 0; i < row.size() / 2; ++i) next.push_back(apex_tree_hash(cs, r, i, row[2 * i], row[2 * i + 1]));
     row = std::move(next);
   }
-  auto ns = cs.namespace_([] { return "partition-tree por"; });
-  const std::vector<Boolean> bits = booleans(partition_bits);
-  gadgets::por_no_challenge_input<gadgets::Sha256Hasher>(cs, gadgets::MerkleShape{2, 0, 0}, bits, row.front(),
-                                                         partition_path, comm_d);
+  apex_partition_por(cs, row.front(), partition_bits, partition_path, comm_d);
 }
 
 // gadgets.rs gen_challenge_bits: per digest j, digest_index = k·digests + j (a new number, one
@@ -365,7 +376,8 @@ void challenge_circuit(CS& cs, const SnapCircuitShape& shape, const Top& t, size
 // Everything before the challenges in three parts: the top with the comm_r checks (and, with the
 // Poseidon tree D, the zero partition number), the apex PoR (SHA-256 tree D) and each challenge's
 // bits (generated, then the partition bits). The challenges use only variables of the first and
-// the last, and the apex PoR only of the first, so record_snap_circuit_parallel records them apart.
+// the last, and the apex PoR only of the first, so record_snap_circuit_parallel records them apart
+// (and the apex PoR itself in pieces: its hashes, then the partition path).
 struct Head {
   Top top;
   AllocatedNum partition;  // gen_challenge_bits' partition number
