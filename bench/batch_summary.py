@@ -18,3 +18,7 @@ for path in sys.argv[1:]:
               f"wait for the prover p50 {p['prover_wait_p50']} ms | device stage p50 {p['prove_p50']} "
               f"p90 {p['prove_p90']} max {p['prove_max']} ms | finalize p50 {p['finalize_p50']} ms | "
               f"backends {p['backends']}")
+    d = r.get('device_stage_p50_ms')
+    if d and p and p.get('partitions'):
+        print(f"  device stage parts p50: upload {d['upload']} | matvec {d['matvec']} | H {d['h']} | "
+              f"G1 MSMs {d['msm_g1']} | G2 MSM {d['msm_g2']} (beside the G1 MSMs) ms")

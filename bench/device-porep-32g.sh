@@ -11,32 +11,29 @@
 #     against that daemon: one proof (every partition verified by the daemon), checked again by
 #     `cuzk verify --porep`; a C1 with one flipped byte refused; then `cuzk-bench batch` (COUNT
 #     proofs, J in flight) with GPU utilisation sampled every 200 ms and the daemon's peak RSS.
+#   bash bench/device-porep-32g.sh restart
+#     the daemon stopped and started again with the config of this call's variables (e.g. NICE),
+#     for an A/B in one session: `prove` then loads the keys written by `setup` from the disk.
 #
 # Logs go to $OUT (the device tool brings back 8 files: `tar` them). SIZE=32GiB (or 64GiB, 512MiB
 # for a rehearsal), COUNT=4, J=2, WORKERS=4 synthesis workers, LOOKAHEAD=WORKERS partitions
-# synthesized ahead of the GPU, BUDGET=110GiB.
+# synthesized ahead of the GPU, NICE=0 (synthesis.nice), BUDGET=110GiB.
 set -u
-B=${CUZK_DEVBUILD:-.devbuild}
-OUT=${OUT:-/tmp/cuzk-out}
 D=${DATA:-/tmp/cuzk-porep}
-SIZE=${SIZE:-32GiB}
+source "$(dirname "$0")/device_lib.sh"
 COUNT=${COUNT:-4}
 J=${J:-2}
 PHASE=${1:-setup}
-mkdir -p "$OUT" "$D"
-export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
-SOCK=unix://$D/cuzk.sock
-bench() { "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 "$@"; }
-daemon_pid() { cat "$D/daemon.pid" 2>/dev/null; }
-mem_line() {
-  local p
-  p=$(daemon_pid)
-  [ -n "$p" ] && grep -E "VmHWM|VmRSS" "/proc/$p/status" | tr -s ' ' | tr '\n' ' '
-  free -g | awk '/Mem:/ {print "host used " $3 " GiB, available " $7 " GiB"}'
-}
-fails=0
-now() { date +%s.%N; }
-secs() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(now)"; }
+# The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
+config=$(printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\nlookahead = %s\nnice = %s\n[srs]\nallow_test_keys = true\n' \
+  "${BUDGET:-110GiB}" "${WORKERS:-4}" "${LOOKAHEAD:-${WORKERS:-4}}" "${NICE:-0}")
+
+if [ "$PHASE" = restart ]; then
+  stop_daemon
+  start_daemon "$config"
+  echo "daemon restarted: $(tr '\n' ' ' <"$D/cuzk.toml")"
+  exit $fails
+fi
 
 if [ "$PHASE" = setup ]; then
   { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2; df -h "$D" | tail -1;
@@ -45,11 +42,7 @@ if [ "$PHASE" = setup ]; then
     if "$B/tests/$t" >"$OUT/$t.log" 2>&1; then echo "pass $t ($(grep -c '^\[       OK' "$OUT/$t.log") ok)"; else
       echo "FAIL $t"; grep -E "Failure|Expected|Which is|error" "$OUT/$t.log" | head -20; fails=$((fails + 1)); fi
   done
-  # The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
-  printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\n[synthesis]\nworkers = %s\nlookahead = %s\n[srs]\nallow_test_keys = true\n' \
-    "${BUDGET:-110GiB}" "${WORKERS:-4}" "${LOOKAHEAD:-${WORKERS:-4}}" >"$D/cuzk.toml"
-  setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
-    --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
+  start_daemon "$config"
   "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >"$OUT/synth-c1.txt" 2>&1 || fails=$((fails + 1))
   t0=$(now)
   timeout 480 "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 --json preload --circuit "porep:$SIZE" \
@@ -67,8 +60,7 @@ fi
 # ---- prove ----
 mem_line
 bench --json preload --circuit "porep:$SIZE" >"$OUT/preload2.json" 2>&1 || { echo "FAIL preload"; fails=$((fails + 1)); }
-nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,noheader -lms 200 >"$OUT/gpu.csv" 2>/dev/null &
-smi=$!
+gpu_sampler_start
 t0=$(now)
 if bench --json single --c1 "$D/c1.json" --proof-out "$D/proof.bin" >"$OUT/single.json" 2>"$OUT/single.err"; then
   echo "single proof (the first: includes the upload of the key to the GPU): $(secs "$t0") s"
@@ -99,16 +91,8 @@ if timeout "${BATCH_LIMIT:-1800}" "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --j
 else
   echo "FAIL batch"; tail -5 "$OUT/batch.err"; fails=$((fails + 1))
 fi
-kill $smi 2>/dev/null
+gpu_sampler_stop
 mem_line | tee "$OUT/mem-after-batch.txt"
-python3 - "$OUT/gpu.csv" <<'EOF' | tee "$OUT/gpu-summary.txt"
-import sys
-rows = [l.split(',') for l in open(sys.argv[1]) if l.count(',') == 2]
-u = [float(r[1].strip().split()[0]) for r in rows]
-m = [float(r[2].strip().split()[0]) for r in rows]
-busy = sum(1 for x in u if x > 0) / max(1, len(u))
-print(f"gpu samples {len(u)}: busy (util > 0) {busy:.1%}, mean util {sum(u)/max(1,len(u)):.1f} %, peak memory {max(m or [0])/1024:.1f} GiB")
-EOF
 grep -E "error|warn|fallback" "$D/daemon.log" | tail -20 | cut -c1-300 >"$OUT/daemon-warnings.txt"
 cp "$D/daemon.log" "$OUT/daemon-prove.log"
 echo "failures: $fails"

@@ -12,23 +12,13 @@
 #   space") while the 128 GiB of RAM hold it; status.json lists them with storage "memory".
 #   With BUSY=1 the PoRep key joins them: TEST_KEYS=auto writes what fits on the disk instead.
 set -u
-B=${CUZK_DEVBUILD:-.devbuild}
-OUT=${OUT:-/tmp/cuzk-out}
 D=${DATA:-/tmp/cuzk-post}
-SIZE=${SIZE:-32GiB}
+source "$(dirname "$0")/device_lib.sh"
 WINNING=${WINNING:-5}
 WINDOW=${WINDOW:-2}
 BUSY=${BUSY:-0}
 TEST_KEYS=${TEST_KEYS:-memory}
-mkdir -p "$OUT" "$D"
-export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
-SOCK=unix://$D/cuzk.sock
-bench() { "$B/apps/cuzk-bench/cuzk-bench" -a "$SOCK" --connect-timeout 60 "$@"; }
-fails=0
-printf '[gpus]\nbackend = "gpu"\n[srs]\nallow_test_keys = true\ntest_keys = "%s"\n' "$TEST_KEYS" >"$D/cuzk.toml"
-setsid nohup "$B/apps/cuzk-daemon/cuzk-daemon" --config "$D/cuzk.toml" --data-dir "$D" --listen "$SOCK" \
-  --pid-file "$D/daemon.pid" >"$D/daemon.log" 2>&1 </dev/null &
-for _ in $(seq 1 120); do [ -S "$D/cuzk.sock" ] && break; sleep 0.5; done  # the daemon's socket
+start_daemon "$(printf '[gpus]\nbackend = "gpu"\n[srs]\nallow_test_keys = true\ntest_keys = "%s"\n' "$TEST_KEYS")"
 /usr/bin/time -f "synth-post winning: %e s wall, %U s user, %M KB" "$B/apps/cuzk/cuzk" synth-post --kind winning \
   --sector-size "$SIZE" --out "$D/winning.json" 2>&1 | tail -1
 prove() { # kind, count
@@ -38,7 +28,7 @@ prove() { # kind, count
   python3 -c "import sys,time; print(f'preload $kind-post:$SIZE: {time.time()-float(sys.argv[1]):.1f} s')" "$t0"
   for i in $(seq 1 "$n"); do
     bench --json single --post "$D/$kind.json" >"$OUT/$kind-$i.json" 2>"$OUT/$kind-$i.err" || { echo "FAIL $kind $i"; tail -3 "$OUT/$kind-$i.err"; fails=$((fails + 1)); }
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d['status'], 'verified', d.get('verified'), 'client', d['client_wall_ms'], 'ms', d['timings_ms'])" "$OUT/$kind-$i.json" "$kind $i"
+    single_line "$OUT/$kind-$i.json" "$kind $i"
   done
 }
 prove winning "$WINNING"
@@ -52,7 +42,7 @@ if [ "$BUSY" = 1 ]; then
   sleep 45  # the batch's partitions queued and the GPU busy
   for i in $(seq 1 "$WINNING"); do
     bench --json single --post "$D/winning.json" >"$OUT/winning-busy-$i.json" 2>"$OUT/winning-busy-$i.err" || fails=$((fails + 1))
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], d['status'], 'verified', d.get('verified'), 'client', d['client_wall_ms'], 'ms', d['timings_ms'])" "$OUT/winning-busy-$i.json" "winning (GPU busy with PoRep) $i"
+    single_line "$OUT/winning-busy-$i.json" "winning (GPU busy with PoRep) $i"
     sleep 3
   done
   wait $batch || { echo "FAIL porep batch"; fails=$((fails + 1)); }
@@ -65,7 +55,7 @@ if [ "$WINDOW" -gt 0 ]; then
 fi
 bench --json status >"$OUT/status.json" 2>&1 || true  # the keys' storage ("memory") and sizes
 grep -E "pce_|srs_|gpu_prover|error|warn" "$D/daemon.log" | cut -c1-300 | tee "$OUT/events.txt"
-grep -E "VmHWM|VmRSS" "/proc/$(cat "$D/daemon.pid")/status" | tr -s ' ' | tr '\n' ' '; echo
-kill "$(cat "$D/daemon.pid")" 2>/dev/null
+mem_line
+stop_daemon
 echo "failures: $fails"
 exit $fails

@@ -1100,6 +1100,14 @@ TEST(Engine, EveryPartitionReportsItsStageTimes) {
     EXPECT_GE(p.prove_start_ms + 1, p.synthesis_start_ms + p.synthesis_ms);
     EXPECT_GE(p.finalize_start_ms + 1, p.prove_start_ms + p.prove_ms);
     EXPECT_LE(p.finalize_start_ms + p.finalize_ms, static_cast<double>(r.timings.total_ms) + 1);
+    // The device stage's parts on the CPU: MatVec ran in synthesis, nothing was uploaded; H and the
+    // G1 MSMs run one after the other inside the stage (the G2 MSM may run beside them).
+    EXPECT_EQ(p.upload_ms, 0);
+    EXPECT_EQ(p.matvec_ms, 0);
+    EXPECT_GT(p.h_ms, 0);
+    EXPECT_GT(p.msm_g1_ms, 0);
+    EXPECT_GT(p.msm_g2_ms, 0);
+    EXPECT_LE(p.h_ms + p.msm_g1_ms, p.prove_ms + 1);
   }
 }
 

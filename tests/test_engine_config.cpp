@@ -209,6 +209,7 @@ completed_retention = 45.5
 workers = 4
 threads = 8
 lookahead = 5
+nice = 7
 
 [prover]
 workers = 2
@@ -276,6 +277,7 @@ zkey = "/k/d.zkey"
   EXPECT_EQ(c.synthesis.workers, 4u);
   EXPECT_EQ(c.synthesis.threads, 8u);
   EXPECT_EQ(c.synthesis.lookahead, 5u);
+  EXPECT_EQ(c.synthesis.nice, 7u);
   EXPECT_EQ(c.prover.workers, 2u);
   EXPECT_EQ(c.prover.threads, 16u);
   EXPECT_EQ(c.prover.finalize_workers, 3u);
@@ -484,6 +486,8 @@ TEST(EngineConfig, FinalizeRanges) {
   EXPECT_TRUE(contains(finalize_error("[gpus]\ndevices = [1, 1]\n"), "twice"));
   EXPECT_TRUE(contains(finalize_error("[gpus]\nmsm_table_bits = 25\n"), "2..24"));
   EXPECT_EQ(finalize_error("[gpus]\nmsm_table_bits = 24\n"), "");
+  EXPECT_TRUE(contains(finalize_error("[synthesis]\nnice = 20\n"), "0 (the daemon's own priority) to 19"));
+  EXPECT_EQ(finalize_error("[synthesis]\nnice = 19\n"), "");
 }
 
 // srs.test_keys: "file", "memory" or "auto"; anything else is refused naming the three, and the

@@ -1,11 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "util/thread_pool.hpp"
+#include "util/thread_priority.hpp"
 
 using cuzk::ThreadPool;
 
@@ -59,4 +63,35 @@ TEST(ThreadPool, ManyConsecutiveCalls) {
     sum += s.load();
   }
   EXPECT_EQ(sum, 2000L * 120);
+}
+
+// The workers of a pool asked to run at lower priority report the raised nice value; the caller's
+// own priority is untouched (it joins parallel_for at its own priority).
+TEST(ThreadPool, WorkersRunAtLowerPriority) {
+  const int base = cuzk::current_thread_nice();
+  if (base > 19 - 3) GTEST_SKIP() << "this process already runs at nice " << base;
+  ThreadPool pool(4, 3);
+  std::mutex mu;
+  std::vector<int> seen;
+  pool.parallel_for(64, [&](size_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::lock_guard lk(mu);
+    seen.push_back(cuzk::current_thread_nice());
+  });
+  EXPECT_EQ(cuzk::current_thread_nice(), base);
+  bool any_worker = false;
+  for (int v : seen) {
+    EXPECT_TRUE(v == base || v == base + 3) << v;
+    any_worker |= v == base + 3;
+  }
+  EXPECT_TRUE(any_worker) << "no body ran on a lowered worker";
+}
+
+TEST(ThreadPool, LoweringPriorityClampsAt19) {
+  std::thread t([] {
+    EXPECT_EQ(cuzk::lower_current_thread_priority(100), 19);
+    EXPECT_EQ(cuzk::current_thread_nice(), 19);
+    EXPECT_EQ(cuzk::lower_current_thread_priority(0), 19);
+  });
+  t.join();
 }

@@ -375,7 +375,10 @@ void timeline_answer(Timeline& timeline, const ProofRecord& r) {
       timeline.event(r.submit_s * 1e3 + p.synthesis_start_ms(), "partition", r.index, r.job_id,
                      "index=" + std::to_string(p.index()) + ";synthesis_ms=" + fmt_fixed(p.synthesis_ms(), 1) +
                          ";prover_wait_ms=" + fmt_fixed(wait, 1) + ";prove_ms=" + fmt_fixed(p.prove_ms(), 1) +
-                         ";finalize_ms=" + fmt_fixed(p.finalize_ms(), 1) + ";backend=" + p.backend());
+                         ";upload_ms=" + fmt_fixed(p.upload_ms(), 1) + ";matvec_ms=" + fmt_fixed(p.matvec_ms(), 1) +
+                         ";h_ms=" + fmt_fixed(p.h_ms(), 1) + ";msm_g1_ms=" + fmt_fixed(p.msm_g1_ms(), 1) +
+                         ";msm_g2_ms=" + fmt_fixed(p.msm_g2_ms(), 1) + ";finalize_ms=" + fmt_fixed(p.finalize_ms(), 1) +
+                         ";backend=" + p.backend());
     }
   } else {
     timeline.event(r.done_s * 1e3, "fail", r.index, r.job_id, r.error);
@@ -569,6 +572,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   // ---- statistics ----
   std::vector<double> latency, queue, srs, synth, prove, finalize, total;
   std::vector<double> part_synth, part_wait, part_prove, part_finalize;
+  std::vector<double> part_upload, part_matvec, part_h, part_g1, part_g2;  // the device stage's parts
   std::map<std::string, uint64_t> part_backends;
   // Per request: client latency - the daemon's arithmetic (gRPC + scheduling + queueing), and the
   // daemon's part of it (its total - its arithmetic).
@@ -609,6 +613,11 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
       part_wait.push_back(p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms());
       part_prove.push_back(p.prove_ms());
       part_finalize.push_back(p.finalize_ms());
+      part_upload.push_back(p.upload_ms());
+      part_matvec.push_back(p.matvec_ms());
+      part_h.push_back(p.h_ms());
+      part_g1.push_back(p.msm_g1_ms());
+      part_g2.push_back(p.msm_g2_ms());
       ++part_backends[p.backend().empty() ? "?" : p.backend()];
     }
     if (r.total_us != 0) {
@@ -680,6 +689,12 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
                                 {"prove_max", json_number(max_of(part_prove), 1)},
                                 {"finalize_p50", json_number(percentile(part_finalize, 50), 1)},
                                 {"backends", part_backends}};
+  // The device stage's parts, p50 (G2 runs beside the G1 MSMs on a GPU, so they overlap).
+  json["device_stage_p50_ms"] = {{"upload", json_number(percentile(part_upload, 50), 1)},
+                                 {"matvec", json_number(percentile(part_matvec, 50), 1)},
+                                 {"h", json_number(percentile(part_h, 50), 1)},
+                                 {"msm_g1", json_number(percentile(part_g1, 50), 1)},
+                                 {"msm_g2", json_number(percentile(part_g2, 50), 1)}};
   json["prover_utilization"] = json_number(util, 3);
   json["prover_utilization_steady"] = json_number(util_steady, 3);
   json["prover_workers"] = provers;

@@ -293,7 +293,8 @@ std::vector<Field> scheduler_fields(SchedulerSection& s) {
 std::vector<Field> synthesis_fields(SynthesisSection& s) {
   return {{"workers", set_unsigned(s.workers)},
           {"threads", set_unsigned(s.threads)},
-          {"lookahead", set_unsigned(s.lookahead)}};
+          {"lookahead", set_unsigned(s.lookahead)},
+          {"nice", set_unsigned(s.nice)}};
 }
 std::vector<Field> prover_fields(ProverSection& s) {
   return {{"workers", set_unsigned(s.workers)},
@@ -617,6 +618,10 @@ Result<bool> Config::finalize() {
   }
 
   if (prover.workers < 1) return make_error("prover.workers must be at least 1");
+  if (synthesis.nice > 19) {
+    return make_error("synthesis.nice = " + std::to_string(synthesis.nice) +
+                      ": expected 0 (the daemon's own priority) to 19 (the lowest)");
+  }
   if (prover.finalize_workers < 1) return make_error("prover.finalize_workers must be at least 1");
   if (gpus.workers_per_device < 1) return make_error("gpus.workers_per_device must be at least 1");
   if (gpus.deadline_workers > 8) return make_error("gpus.deadline_workers must be at most 8");

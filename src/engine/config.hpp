@@ -70,6 +70,9 @@ struct SynthesisSection {
   unsigned workers = 0;    // 0 = auto (2)
   unsigned threads = 0;    // threads per synthesis worker; 0 = auto
   unsigned lookahead = 0;  // partitions in synthesis or waiting for the prover; 0 = auto (workers)
+  // Nice levels below the rest of the daemon for the synthesis threads (0..19): the device stage's
+  // host work (the witness into pinned memory, launches) then never waits behind synthesis.
+  unsigned nice = 0;
 };
 
 struct ProverSection {

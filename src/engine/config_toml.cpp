@@ -71,7 +71,8 @@ std::string config_to_toml(const Config& c) {
   o << "[synthesis]\n"
     << "workers = " << c.synthesis.workers << "\n"
     << "threads = " << c.synthesis.threads << "\n"
-    << "lookahead = " << c.synthesis.lookahead << "\n\n";
+    << "lookahead = " << c.synthesis.lookahead << "\n"
+    << "nice = " << c.synthesis.nice << "\n\n";
   o << "[prover]\n"
     << "workers = " << c.prover.workers << "\n"
     << "threads = " << c.prover.threads << "\n"

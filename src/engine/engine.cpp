@@ -125,9 +125,9 @@ void Engine::start() {
   }
   spdlog::info(
       "engine_start budget={} synth_workers={} synth_threads={} prover_workers={} finalize_workers={} "
-      "lookahead={}",
+      "lookahead={} synth_nice={}",
       gib(budget_.limit()), synth_workers, synth_threads, config_.prover.workers, config_.prover.finalize_workers,
-      lookahead);
+      lookahead, config_.synthesis.nice);
   if (registry_.test_keys_allowed()) {
     spdlog::warn(
         "srs_test_keys_allowed: srs.allow_test_keys = true: Filecoin circuits (PoRep, PoSt, SnapDeals) without "
@@ -144,7 +144,8 @@ void Engine::start() {
     if (!r.ok()) throw std::runtime_error("preloading '" + id + "' failed: " + r.error.message);
   }
   lookahead_.resize(lookahead);
-  for (unsigned i = 0; i < synth_workers; ++i) synth_pools_.push_back(std::make_unique<ThreadPool>(synth_threads));
+  for (unsigned i = 0; i < synth_workers; ++i)
+    synth_pools_.push_back(std::make_unique<ThreadPool>(synth_threads, static_cast<int>(config_.synthesis.nice)));
   {
     std::lock_guard lock(mu_);
     accepting_ = true;

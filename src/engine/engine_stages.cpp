@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/engine.hpp"
 #include "util/thread_pool.hpp"
+#include "util/thread_priority.hpp"
 
 namespace cuzk::engine {
 
@@ -34,6 +36,9 @@ void Engine::build_pipeline(unsigned synth_workers) {
       .admit = [this](WorkItem& i) { return admit_synthesis(i); },
       .run =
           [this](WorkItem& i, W w) {
+            // This lane's thread joins its pool's parallel_for calls: it runs at the pool's priority.
+            thread_local bool lowered = false;
+            if (!std::exchange(lowered, true)) lower_current_thread_priority(static_cast<int>(config_.synthesis.nice));
             // With GPUs, MatVec runs on the device from its resident PCE.
             i.state = synthesize(*i.rt, std::get<PartitionPayload>(std::move(i.state)), *synth_pools_.at(w.lane),
                                  /*matvec=*/!gpus_->enabled());
@@ -217,10 +222,11 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
     cpu_extra.emplace(std::move(r).value());
   };
   backend::StageReport report;
+  groth16::ProveTimings t;
   auto count_failures = [&] { m_.device_errors.inc(static_cast<double>(report.failures.size())); };
   try {
     item.state = device_stage_on(*gpus_, gpu_slot, rt, std::get<Synthesized>(std::move(item.state)),
-                                 ThreadPool::global(), &report, before_cpu);
+                                 ThreadPool::global(), &report, before_cpu, &t);
   } catch (...) {
     count_failures();
     throw;
@@ -228,7 +234,13 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
   count_failures();
   m_.proved(report.backend).inc();
   std::lock_guard lock(mu_);
-  job.timeline[item.index].backend = report.backend;
+  PartitionTiming& pt = job.timeline[item.index];
+  pt.backend = report.backend;
+  pt.upload_ms = 1e3 * t.upload_s;
+  pt.matvec_ms = 1e3 * t.matvec_s;
+  pt.h_ms = 1e3 * t.h_poly_s;
+  pt.msm_g1_ms = 1e3 * (t.msm_h_s + t.msm_l_s + t.msm_a_s + t.msm_b_g1_s);
+  pt.msm_g2_ms = 1e3 * t.msm_b_g2_s;
 }
 
 std::vector<WorkItem> Engine::proved(WorkItem& item, Clock::time_point t0, double ms) {

@@ -211,11 +211,11 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
 }
 
 DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s,
-                               ThreadPool& pool, backend::StageReport* report,
-                               const std::function<void()>& before_cpu) {
+                               ThreadPool& pool, backend::StageReport* report, const std::function<void()>& before_cpu,
+                               groth16::ProveTimings* timings) {
   auto on_cpu = [&] {
     if (before_cpu) before_cpu();
-    return device_stage(rt, std::move(s), pool, nullptr).msms;
+    return device_stage(rt, std::move(s), pool, timings).msms;
   };
   // A GPU takes a zkey witness, or a PCE witness whose a, b, c it computes from its resident PCE;
   // evaluated partitions (full synthesis; MatVec done on the CPU) stay on the CPU.
@@ -229,7 +229,7 @@ DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const Circ
   }
   const backend::WitnessRef w = zkey ? backend::WitnessRef{backend::FullWitness{zk->z}}
                                      : backend::WitnessRef{groth16::Witness{pw->inputs, pw->aux}};
-  return {backend::stage_with_retry(gpus, slot, circuit_key(rt.def.id, rt.srs, rt.pce), w, on_cpu, report)};
+  return {backend::stage_with_retry(gpus, slot, circuit_key(rt.def.id, rt.srs, rt.pce), w, on_cpu, report, timings)};
 }
 
 namespace {

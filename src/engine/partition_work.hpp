@@ -111,9 +111,10 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
 // or the CPU; the CPU when the circuit does not fit, unless gpus.backend = "gpu").
 // `before_cpu`, when given, runs before the stage falls back to the CPU (the engine reserves the
 // memory the CPU path needs beyond the GPU path's there; it may throw to fail the partition).
+// `timings`, when given, gets the stage's parts (every attempt's, when one was retried).
 DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s,
                                ThreadPool& pool, backend::StageReport* report,
-                               const std::function<void()>& before_cpu = {});
+                               const std::function<void()>& before_cpu = {}, groth16::ProveTimings* timings = nullptr);
 // A Filecoin kind: checks a partition's proof against the public inputs a verifier derives (PoRep:
 // from C1 alone, challenges and parents included). Empty when it verifies, else why not.
 std::string verify_vanilla_partition(const CircuitRuntime& rt, const VanillaPartitions& vanilla, uint32_t partition,

@@ -242,6 +242,7 @@ struct GpuProver::Impl {
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     Stopwatch sw;
     upload_z(inputs, aux);
+    add_time(t, &ProveTimings::upload_s, sw.lap());
     Fr* d_a = abc.data();
     pce->matvec(z.data(), d_a, d_a + m, d_a + 2 * m, m, *stream);
     stream->sync();
@@ -261,6 +262,7 @@ struct GpuProver::Impl {
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     Stopwatch sw;
     upload_z(inputs, aux);
+    add_time(t, &ProveTimings::upload_s, sw.lap());
     const std::span<const Fr> parts[3] = {a_in, b_in, c_in};
     for (size_t k = 0; k < 3; ++k) {
       Fr* dst = abc.data() + k * m;

@@ -6,6 +6,7 @@
 namespace cuzk::groth16 {
 
 struct ProveTimings {
+  double upload_s = 0;  // GPU: the witness into pinned memory and queued for the device (host time)
   double matvec_s = 0;  // a, b, c = A·z, B·z, C·z (snarkjs: A·w, B·w, a∘b), with the witness checks
   double h_poly_s = 0;  // the NTTs and pointwise work that give H's coefficients
   double msm_h_s = 0;   // the five MSMs (snarkjs on the CPU: C and H as one MSM, counted here)
@@ -16,7 +17,7 @@ struct ProveTimings {
   double finalize_s = 0;  // the randomizers and the proof's assembly
   double msm_s() const { return msm_h_s + msm_l_s + msm_a_s + msm_b_g1_s + msm_b_g2_s; }
   double stage1_s() const { return h_poly_s + msm_s(); }
-  double total_s() const { return matvec_s + stage1_s() + finalize_s; }
+  double total_s() const { return upload_s + matvec_s + stage1_s() + finalize_s; }
 };
 
 }  // namespace cuzk::groth16

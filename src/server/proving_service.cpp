@@ -305,6 +305,11 @@ void fill_await_response(engine::JobResult result, v1::AwaitProofResponse* respo
     o->set_finalize_start_ms(pt.finalize_start_ms);
     o->set_finalize_ms(pt.finalize_ms);
     o->set_backend(pt.backend);
+    o->set_upload_ms(pt.upload_ms);
+    o->set_matvec_ms(pt.matvec_ms);
+    o->set_h_ms(pt.h_ms);
+    o->set_msm_g1_ms(pt.msm_g1_ms);
+    o->set_msm_g2_ms(pt.msm_g2_ms);
   }
   response->set_partitions(result.partitions);
   for (auto& inputs : result.public_inputs) response->add_public_inputs(std::move(inputs));

@@ -5,6 +5,8 @@
 #include <exception>
 #include <memory>
 
+#include "util/thread_priority.hpp"
+
 namespace cuzk {
 
 namespace {
@@ -12,10 +14,12 @@ thread_local bool tl_inside_pool = false;
 std::atomic<unsigned> g_requested_threads{0};
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads) {
+ThreadPool::ThreadPool(unsigned threads, int lower_priority) {
   threads = std::max(1u, threads);
+  // A new thread starts at its creator's nice value, so the increment is relative to this one.
   workers_.reserve(threads - 1);
-  for (unsigned i = 0; i + 1 < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (unsigned i = 0; i + 1 < threads; ++i)
+    workers_.emplace_back([this, lower_priority] { worker_loop(lower_priority); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -49,8 +53,9 @@ void ThreadPool::run_tasks() {
   }
 }
 
-void ThreadPool::worker_loop() {
+void ThreadPool::worker_loop(int lower_priority) {
   tl_inside_pool = true;
+  if (lower_priority > 0) lower_current_thread_priority(lower_priority);
   size_t seen = 0;
   for (;;) {
     {

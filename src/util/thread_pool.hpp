@@ -12,7 +12,9 @@ namespace cuzk {
 
 class ThreadPool {
  public:
-  explicit ThreadPool(unsigned threads);
+  // `lower_priority`: the workers run that many nice levels below the constructing thread (the
+  // caller of parallel_for runs at its own priority).
+  explicit ThreadPool(unsigned threads, int lower_priority = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -34,7 +36,7 @@ class ThreadPool {
   static void set_global_threads(unsigned threads);
 
  private:
-  void worker_loop();
+  void worker_loop(int lower_priority);
   void run_tasks();
 
   std::vector<std::thread> workers_;
