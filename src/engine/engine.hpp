@@ -32,6 +32,7 @@
 #include "engine/operations.hpp"
 #include "engine/pce_cache.hpp"
 #include "engine/pipeline.hpp"
+#include "engine/reclaimer.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/work_queue.hpp"
 #include "util/thread_pool.hpp"
@@ -142,6 +143,9 @@ class Engine final : public EngineApi {
   backend::PlacementSetup gpu_setup_;
   std::vector<std::string> tuning_lines_;     // "key=value (source)", for status()
   std::unique_ptr<backend::Placement> gpus_;  // made by start()
+  // Frees spent witnesses off the device stage; after budget_, so it drains (and gives their
+  // reservations back) before the budget goes.
+  Reclaimer reclaimer_;
   // Last: its workers stop (shutdown, or its destructor) before anything they use goes.
   Pipeline pipeline_{[this](const std::shared_ptr<Job>& job, const std::string& m) { fail_job(job, m); }};
 };

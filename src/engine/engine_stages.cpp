@@ -225,8 +225,14 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
   groth16::ProveTimings t;
   auto count_failures = [&] { m_.device_errors.inc(static_cast<double>(report.failures.size())); };
   try {
-    item.state = device_stage_on(*gpus_, gpu_slot, rt, std::get<Synthesized>(std::move(item.state)),
-                                 ThreadPool::global(), &report, before_cpu, &t);
+    Synthesized& s = std::get<Synthesized>(item.state);
+    DeviceStageOut out = device_stage_on(*gpus_, gpu_slot, rt, s, ThreadPool::global(), &report, before_cpu, &t);
+    // The witness (4.2 GB at 32 GiB) is freed on the reclaimer's thread, its memory reserved until
+    // then: not on this stage, which the GPU waits on.
+    const uint64_t spare = item.memory.bytes() - std::min(item.memory.bytes(), kFinalizeBytes);
+    Reservation witness_memory = item.memory.split(std::min(held_bytes(s), spare));
+    reclaimer_.drop(std::move(s), std::move(witness_memory));
+    item.state = std::move(out);
   } catch (...) {
     count_failures();
     throw;

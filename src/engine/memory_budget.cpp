@@ -63,6 +63,12 @@ void Reservation::release(uint64_t n) {
   budget_->give_back(n);
 }
 
+Reservation Reservation::split(uint64_t n) {
+  n = std::min(n, bytes_);
+  bytes_ -= n;
+  return Reservation(budget_, n);
+}
+
 // ---------------------------------------------------------------------------------------------
 // MemoryBudget
 

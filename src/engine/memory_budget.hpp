@@ -33,6 +33,8 @@ class Reservation {
   // Returns min(n, bytes()) bytes to the budget now (a stage freed its buffers).
   void release(uint64_t n);
   void release_all() { release(bytes_); }
+  // Moves min(n, bytes()) of this reservation into a new one (a part that is freed elsewhere).
+  Reservation split(uint64_t n);
 
  private:
   friend class MemoryBudget;

@@ -210,7 +210,20 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
   return out;
 }
 
-DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s,
+uint64_t held_bytes(const Synthesized& s) {
+  auto bytes = [](const std::vector<Fr>& v) { return uint64_t{v.capacity()} * sizeof(Fr); };
+  return std::visit(
+      [&](const auto& w) -> uint64_t {
+        using W = std::decay_t<decltype(w)>;
+        if constexpr (std::is_same_v<W, PceWitness>) return bytes(w.inputs) + bytes(w.aux);
+        if constexpr (std::is_same_v<W, Evaluated>)
+          return bytes(w.inputs) + bytes(w.aux) + bytes(w.a) + bytes(w.b) + bytes(w.c);
+        if constexpr (std::is_same_v<W, ZkeyWitness>) return bytes(w.z);
+      },
+      s.work);
+}
+
+DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized& s,
                                ThreadPool& pool, backend::StageReport* report, const std::function<void()>& before_cpu,
                                groth16::ProveTimings* timings) {
   auto on_cpu = [&] {

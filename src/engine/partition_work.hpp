@@ -72,6 +72,9 @@ struct Synthesized {
   std::string public_inputs;  // 32-byte little-endian values without ONE
 };
 
+// The bytes of the buffers a synthesized partition holds (its witness, and a, b, c when evaluated).
+uint64_t held_bytes(const Synthesized& s);
+
 // The device stage's sums, in the circuit's convention.
 struct DeviceStageOut {
   backend::StageMsms msms;
@@ -112,7 +115,8 @@ DeviceStageOut device_stage(const CircuitRuntime& rt, Synthesized s, ThreadPool&
 // `before_cpu`, when given, runs before the stage falls back to the CPU (the engine reserves the
 // memory the CPU path needs beyond the GPU path's there; it may throw to fail the partition).
 // `timings`, when given, gets the stage's parts (every attempt's, when one was retried).
-DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized s,
+// `s` is read in place on a GPU (the caller frees it, off the critical path) and consumed on the CPU.
+DeviceStageOut device_stage_on(backend::Placement& gpus, size_t slot, const CircuitRuntime& rt, Synthesized& s,
                                ThreadPool& pool, backend::StageReport* report,
                                const std::function<void()>& before_cpu = {}, groth16::ProveTimings* timings = nullptr);
 // A Filecoin kind: checks a partition's proof against the public inputs a verifier derives (PoRep:
