@@ -217,7 +217,11 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
     cpu_extra.emplace(std::move(r).value());
   };
   backend::StageReport report;
-  auto count_failures = [&] { m_.device_errors.inc(static_cast<double>(report.failures.size())); };
+  auto count_failures = [&] {
+    m_.device_errors.inc(static_cast<double>(report.failures.size()));
+    // The policy retries once after the first device error, whatever the retry's outcome.
+    if (!report.failures.empty()) m_.device_retries.inc();
+  };
   try {
     item.state = device_stage_on(*gpus_, gpu_slot, rt, std::get<Synthesized>(std::move(item.state)),
                                  ThreadPool::global(), &report, before_cpu);
