@@ -37,6 +37,8 @@ else
   rounds=1
 fi
 data="$tmp/data"
+# SIGKILL at exit: a daemon left frozen (SIGSTOP) by a failure would ignore e2e_lib's SIGTERM.
+trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cat >"$tmp/cuzk.toml" <<EOF
 [srs]
 allow_test_keys = true
@@ -244,8 +246,9 @@ for r in $(seq 1 "$rounds"); do
 import json, sys
 d = json.load(open(sys.argv[1]))
 # Every answer is a verified proof or an error: none completed without verifying, none lost.
+# (The daemon had finished 2 when it was killed; their answers may have been lost with it.)
 ok = (d["completed"] == d["verified"] == d["proofs"] and d["proofs"] + d["failed"] == d["count"]
-      and 2 <= d["proofs"] < d["count"])
+      and d["proofs"] < d["count"])
 print(f"kill mid-proof: {d['proofs']} proofs verified, {d['failed']} failed of {d['count']}")
 if not ok:
     print("FAIL: kill mid-proof:", {k: d.get(k) for k in ("count", "proofs", "completed", "verified", "failed", "cancelled")})
@@ -331,7 +334,10 @@ for r in $(seq 1 "$rounds"); do
     --proof-out "$tmp/gone-$r.bin" >"$tmp/gone-$r.log" 2>&1 &
   cpid=$!
   end=$((SECONDS + 60))
-  until [ "$(metric cuzk_running_jobs)" -ge 1 ] || [ "$SECONDS" -ge "$end" ]; do sleep 0.01; done
+  until [ "$(metric cuzk_running_jobs)" -ge 1 ] || ! kill -0 "$cpid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; do
+    sleep 0.01
+  done
+  kill -0 "$cpid" 2>/dev/null || bad "client gone: the client ended before its job was seen running"
   kill -KILL "$cpid"
   wait "$cpid" 2>/dev/null
   until [ "$(metric cuzk_running_jobs)" -eq 0 ] || [ "$SECONDS" -ge "$end" ]; do sleep 0.05; done
