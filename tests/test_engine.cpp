@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -472,6 +473,10 @@ TEST(Engine, EvictAndDrain) {
 // while `fail_calls` (shared per device) is positive (or always, when it is negative).
 struct FakeDevice {
   std::atomic<int> fail_calls{0};
+  // Or, set before the engine starts: fails the calls for which this says so (numbered from 1 in
+  // the order they reach the device), e.g. one in the middle of a batch.
+  std::function<bool(int)> fail_call;
+  std::atomic<int> calls{0};
   std::atomic<int> resident{0};
   int capacity = 8;  // provers that fit at once
   std::atomic<int> built{0};
@@ -495,9 +500,10 @@ class FakeDeviceProver final : public backend::DeviceProver {
   std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
   uint64_t device_bytes() const override { return 1000; }
   backend::StageMsms stage1(const backend::WitnessRef& w, groth16::ProveTimings* t) override {
+    const int call = ++dev_.calls;
     int f = dev_.fail_calls.load();
-    if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0)) {
-      throw DeviceFailure(name() + ": injected launch failure");
+    if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0) || (dev_.fail_call && dev_.fail_call(call))) {
+      throw DeviceFailure(name() + ": injected launch failure (call " + std::to_string(call) + ")");
     }
     std::this_thread::sleep_for(dev_.delay);
     return cpu_->stage1(w, t);
@@ -799,6 +805,54 @@ TEST(EngineGpuPool, ADeviceErrorIsRetriedOnTheOtherDevice) {
   EXPECT_GE(metric(engine, "cuzk_device_errors_total"), 1);
 }
 
+// A device that fails in the middle of a batch, after proving its first partitions: that
+// partition is retried (one GPU: on the CPU), the rest stay on the device, the proof verifies, and
+// the error and the retry are in the metrics.
+TEST(EngineGpuPool, AnErrorMidBatchIsRetriedOnTheCpuAndCounted) {
+  TempDir dir;
+  std::map<int, FakeDevice> devs;
+  Engine engine(test_config(dir.str()), fake_devices({0}, devs));
+  devs[0].fail_call = [](int call) { return call == 3; };
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  const JobResult r = prove_now(engine, "chain:2^9", 6, 21);
+  expect_valid(engine, r, "chain:2^9");
+  EXPECT_EQ(devs[0].calls, 6);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 5);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 1);
+  EXPECT_EQ(metric(engine, "cuzk_device_errors_total"), 1);
+  EXPECT_EQ(metric(engine, "cuzk_device_retries_total"), 1);
+  EXPECT_EQ(metric(engine, "cuzk_proofs_failed_total"), 0);
+  EXPECT_EQ(metric(engine, "cuzk_proofs_completed_total"), 1);
+  // Exactly one partition says it ran on the CPU.
+  int on_cpu = 0;
+  for (const PartitionTiming& t : r.partition_timings) on_cpu += t.backend == "cpu";
+  EXPECT_EQ(on_cpu, 1);
+}
+
+// A device lost mid-batch (every call from its second on fails): its partitions move to the other
+// device, none to the CPU, and every error is one retry.
+TEST(EngineGpuPool, ADeviceLostMidBatchHandsItsPartitionsToTheOther) {
+  TempDir dir;
+  std::map<int, FakeDevice> devs;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.synthesis.lookahead = 4;  // both prover workers stay busy, so device 0's takes partitions
+  Engine engine(cfg, fake_devices({0, 1}, devs));
+  devs[0].fail_call = [](int call) { return call >= 2; };
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
+  const JobResult r = prove_now(engine, "chain:2^9", 8, 22);
+  expect_valid(engine, r, "chain:2^9");
+  EXPECT_GE(devs[0].calls, 2) << "device 0 never met its failure";
+  const double on0 = metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}");
+  EXPECT_EQ(on0, 1);
+  EXPECT_EQ(on0 + metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"), 8);
+  EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"cpu\"}"), 0);
+  const double errors = metric(engine, "cuzk_device_errors_total");
+  EXPECT_EQ(errors, devs[0].calls - 1);
+  EXPECT_EQ(metric(engine, "cuzk_device_retries_total"), errors);
+}
+
 TEST(EngineGpuPool, OneDeviceRetriesOnTheCpuAndTwoFailuresFailTheJob) {
   {
     TempDir dir;
@@ -825,6 +879,10 @@ TEST(EngineGpuPool, OneDeviceRetriesOnTheCpuAndTwoFailuresFailTheJob) {
   EXPECT_NE(r.error_message.find("gpu:0"), std::string::npos) << r.error_message;
   EXPECT_NE(r.error_message.find("gpu:1"), std::string::npos) << r.error_message;
   EXPECT_EQ(r.proof.size(), 0u);
+  // Two errors, one retry (which failed), one failed proof.
+  EXPECT_EQ(metric(engine, "cuzk_device_errors_total"), 2);
+  EXPECT_EQ(metric(engine, "cuzk_device_retries_total"), 1);
+  EXPECT_EQ(metric(engine, "cuzk_proofs_failed_total"), 1);
   // The engine keeps serving.
   devs[0].fail_calls = 0;
   devs[1].fail_calls = 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -810,6 +811,44 @@ TEST_F(PceFile, AtomicFileCommitAndAbandon) {
   EXPECT_THROW(AtomicFile(path("missing/x")), std::runtime_error);
 }
 
+// remove_stale_temp_files removes only AtomicFile's temporary files whose writer is gone: never
+// a live writer's (it holds a lock), nor one named after another live process, nor anything else.
+TEST_F(PceFile, StaleTempFilesAndOnlyThoseAreRemoved) {
+  auto touch = [&](const std::string& name) { std::ofstream(path(name)) << "x"; };
+  // A pid that no process has: the highest possible pid is below 2^22 on Linux.
+  const std::string dead = "999999999";
+  ASSERT_TRUE(::kill(999999999, 0) != 0 && errno == ESRCH);
+  touch(".a.pce.tmp-" + dead + "-0123456789abcdef");     // a dead writer's: removed
+  touch(".b.params.tmp-" + dead + "-fedcba9876543210");  // removed
+  touch(".c.pce.tmp-1-0123456789abcdef");                // pid 1 is alive: kept
+  touch("d.pce.tmp-" + dead + "-0123456789abcdef");      // no leading dot: kept
+  touch(".e.pce.tmp-" + dead + "-0123456789abcdeg");     // not hex: kept
+  touch(".f.pce.tmp-" + dead + "-0123456789abcde");      // 15 digits: kept
+  touch(".g.pce.tmp-x" + dead + "-0123456789abcdef");    // not a pid: kept
+  touch("real.pce");
+  fs::create_directory(path(".h.pce.tmp-" + dead + "-0123456789abcdef"));  // a directory: kept
+  std::optional<AtomicFile> live(std::in_place, path("live.pce"));         // this process, writing
+  const std::string live_temp = fs::path(live->temp_path()).filename().string();
+  const std::vector<std::string> removed = remove_stale_temp_files(dir_.string());
+  EXPECT_EQ(std::set<std::string>(removed.begin(), removed.end()),
+            (std::set<std::string>{path(".a.pce.tmp-" + dead + "-0123456789abcdef"),
+                                   path(".b.params.tmp-" + dead + "-fedcba9876543210")}));
+  const std::vector<std::string> left = dir_entries(dir_);
+  EXPECT_EQ(
+      std::set<std::string>(left.begin(), left.end()),
+      (std::set<std::string>{".c.pce.tmp-1-0123456789abcdef", "d.pce.tmp-" + dead + "-0123456789abcdef",
+                             ".e.pce.tmp-" + dead + "-0123456789abcdeg", ".f.pce.tmp-" + dead + "-0123456789abcde",
+                             ".g.pce.tmp-x" + dead + "-0123456789abcdef", "real.pce",
+                             ".h.pce.tmp-" + dead + "-0123456789abcdef", live_temp}));
+  // This process's own temporary file once its writer is gone (a previous incarnation with the same
+  // pid, as in a container): no lock, so removed.
+  live.reset();  // removes its own file
+  touch(".i.pce.tmp-" + std::to_string(::getpid()) + "-0123456789abcdef");
+  EXPECT_EQ(remove_stale_temp_files(dir_.string()),
+            std::vector<std::string>{path(".i.pce.tmp-" + std::to_string(::getpid()) + "-0123456789abcdef")});
+  EXPECT_TRUE(remove_stale_temp_files(path("missing")).empty());
+}
+
 TEST(MappedFileTest, BuffersAndMappings) {
   PageBuffer b(3 << 20, true);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(b.data()) % (2 << 20), 0u);
@@ -924,7 +963,15 @@ TEST_F(PceFile, KilledWhileWritingLeavesTheOldFile) {
   auto r = load_pce(p);
   ASSERT_TRUE(r.ok()) << r.error();
   expect_same(original, *r);
-  // The killed writer's temporary file is left behind (nothing could remove it); a new save works.
+  // The killed writer's temporary file is left behind; the daemon's start-up cleaner removes it
+  // (its writer is dead and holds no lock), and a new save works.
+  std::vector<std::string> temps;
+  for (const auto& e : dir_entries(dir_)) {
+    if (e.rfind(".crash.pce.tmp-", 0) == 0) temps.push_back(path(e));
+  }
+  ASSERT_EQ(temps.size(), 1u);
+  EXPECT_EQ(remove_stale_temp_files(dir_.string()), temps);
+  EXPECT_EQ(dir_entries(dir_), std::vector<std::string>{"crash.pce"});
   const Pce next = make_pce(dict8_spec(), 99);
   ASSERT_TRUE(save_pce(next, p).ok());
   auto r2 = load_pce(p);

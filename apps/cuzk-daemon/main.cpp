@@ -429,6 +429,9 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   // A client that disconnects mid-response must not kill the daemon.
   std::signal(SIGPIPE, SIG_IGN);
+  // A file size limit (ulimit -f) reached by a PCE or key save must fail that save (EFBIG, named
+  // in its error) like a full disk does, not kill the daemon with SIGXFSZ's default action.
+  std::signal(SIGXFSZ, SIG_IGN);
 
   CLI::App app{"cuzk-daemon — persistent Groth16 proving engine serving cuzk.v1.ProvingEngine over gRPC"};
   app.set_version_flag("--version", std::string("cuzk-daemon ") + CUZK_VERSION);

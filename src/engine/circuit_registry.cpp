@@ -1,5 +1,6 @@
 #include "engine/circuit_registry.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -154,6 +155,25 @@ Result<CircuitDef> CircuitRegistry::find(const std::string& id) const {
 std::vector<std::string> CircuitRegistry::ids() const {
   std::vector<std::string> out;
   for (const auto& [k, v] : defs_) out.push_back(k);
+  return out;
+}
+
+std::vector<std::string> CircuitRegistry::output_dirs() const {
+  std::vector<std::string> out = {param_dir_, pce_dir_};
+  auto add_parent = [&](const std::string& path) {
+    if (path.empty()) return;
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    if (dir.empty()) dir = ".";
+    if (std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(dir);
+  };
+  for (const auto& [id, d] : defs_) {
+    // A configured .pce (source Pce) is an input; an r1cs or built-in circuit's is written here.
+    if (d.source != CircuitSource::Pce) add_parent(d.pce_path);
+    if (d.test_setup) {
+      add_parent(d.params_path);
+      add_parent(d.vk_path);
+    }
+  }
   return out;
 }
 

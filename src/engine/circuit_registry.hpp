@@ -65,6 +65,9 @@ class CircuitRegistry {
   static std::string snap_id(const filecoin::RegisteredUpdateProof& proof);
   // Configured ids (built-ins by name are not listed: there are too many).
   std::vector<std::string> ids() const;
+  // The directories the engine writes PCEs and test-only keys to: the PCE and parameter
+  // directories and those of configured circuits' own such files.
+  std::vector<std::string> output_dirs() const;
   bool builtins_enabled() const { return builtins_; }
   bool test_keys_allowed() const { return allow_test_keys_; }
 

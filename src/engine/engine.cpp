@@ -8,6 +8,7 @@
 #include "engine/partition_work.hpp"
 #include "engine/process_stats.hpp"
 #include "engine/request_decoder.hpp"
+#include "util/atomic_file.hpp"
 #include "util/log.hpp"
 #include "util/rng.hpp"
 #include "util/thread_pool.hpp"
@@ -137,6 +138,14 @@ void Engine::start() {
   }
   m_.add_devices(gpus_->devices());
   warn_ignored_keys();
+  // A daemon killed mid-save left its temporary files (for a key, up to tens of GiB); never read,
+  // only in the way.
+  for (const std::string& dir : registry_.output_dirs()) {
+    for (const std::string& path : remove_stale_temp_files(dir)) {
+      logging::log_event(logging::Level::warn, "stale_temp_file_removed",
+                         {{"path", path}, {"why", "left by a process that died while writing it"}});
+    }
+  }
   const size_t scanned = pce_.scan();
   spdlog::info("pce_scan dir={} loaded={}", config_.pce.dir, scanned);
   for (const std::string& id : config_.srs.preload) {

@@ -13,6 +13,9 @@ constexpr const char* kStageHelp = "Time per partition and stage";
 EngineMetrics::EngineMetrics(Metrics& m)
     : queue_wait(m.histogram("cuzk_queue_wait_seconds", "Submit to first synthesis, per job")),
       device_errors(m.counter("cuzk_device_errors_total", "Device stages that failed on a GPU (each is retried once)")),
+      device_retries(m.counter("cuzk_device_retries_total",
+                               "Device stages run again after a device error: on the next GPU, else on the CPU "
+                               "(where they ran: cuzk_partitions_proved_total)")),
       completed_total(m.counter("cuzk_proofs_completed_total", "Proofs completed since start")),
       failed_total(m.counter("cuzk_proofs_failed_total", "Proofs failed since start")),
       memory_used(m.gauge("cuzk_memory_used_bytes", "Bytes reserved from the memory budget")),

@@ -25,6 +25,7 @@ class EngineMetrics {
   Histogram& stage_seconds(const char* stage);
   Counter& synthesized(SynthesisPath path) { return *synthesized_.at(static_cast<size_t>(path)); }
   Counter& device_errors;
+  Counter& device_retries;
   // By where the device stage ran; a backend name not made by add_devices is looked up once more.
   Counter& proved(const std::string& backend);
 

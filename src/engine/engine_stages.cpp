@@ -223,7 +223,11 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
   };
   backend::StageReport report;
   groth16::ProveTimings t;
-  auto count_failures = [&] { m_.device_errors.inc(static_cast<double>(report.failures.size())); };
+  auto count_failures = [&] {
+    m_.device_errors.inc(static_cast<double>(report.failures.size()));
+    // The policy retries once after the first device error, whatever the retry's outcome.
+    if (!report.failures.empty()) m_.device_retries.inc();
+  };
   try {
     Synthesized& s = std::get<Synthesized>(item.state);
     DeviceStageOut out = device_stage_on(*gpus_, gpu_slot, rt, s, ThreadPool::global(), &report, before_cpu, &t);

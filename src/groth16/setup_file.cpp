@@ -455,7 +455,9 @@ Result<SetupFileStats> setup_to_file(const pce::Pce& pce, const ToxicWaste& tw, 
   } catch (const Interrupted& e) {
     return make_error(params_path + ": " + e.what() + "; no file was written");
   } catch (const std::exception& e) {
-    return make_error(params_path + ": " + e.what());
+    // AtomicFile's errors (a full disk) name the file already.
+    const std::string what = e.what();
+    return make_error(what.rfind(params_path + ":", 0) == 0 ? what : params_path + ": " + what);
   }
 }
 

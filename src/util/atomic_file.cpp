@@ -1,11 +1,15 @@
 #include "util/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -39,7 +43,12 @@ AtomicFile::AtomicFile(std::string path, unsigned mode) : path_(std::move(path))
     temp_path_ = prefix + "." + base + suffix;
     do fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     while (fd_ < 0 && errno == EINTR);
-    if (fd_ >= 0) return;
+    if (fd_ >= 0) {
+      // Held until commit closes the file (or the process dies): remove_stale_temp_files() leaves
+      // a locked file alone. A file system without flock just goes without.
+      (void)::flock(fd_, LOCK_EX | LOCK_NB);
+      return;
+    }
     if (errno != EEXIST) break;
   }
   const int err = errno;
@@ -102,6 +111,54 @@ void AtomicFile::commit() {
   const int err = errno;
   ::close(dfd);
   if (rc != 0) fail("fsync of the directory failed", err);
+}
+
+namespace {
+
+// The writer's pid when `name` is ".<name>.tmp-<pid>-<16 hex digits>" (AtomicFile's pattern), else 0.
+long temp_file_pid(const std::string& name) {
+  if (name.size() < 2 || name[0] != '.') return 0;
+  const size_t at = name.rfind(".tmp-");
+  if (at == std::string::npos || at == 0) return 0;
+  const size_t dash = name.find('-', at + 5);
+  if (dash == std::string::npos || dash == at + 5 || name.size() - dash - 1 != 16) return 0;
+  long pid = 0;
+  for (size_t i = at + 5; i < dash; ++i) {
+    if (name[i] < '0' || name[i] > '9' || pid > 100'000'000) return 0;
+    pid = pid * 10 + (name[i] - '0');
+  }
+  for (size_t i = dash + 1; i < name.size(); ++i) {
+    const char c = name[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return 0;
+  }
+  return pid;
+}
+
+}  // namespace
+
+std::vector<std::string> remove_stale_temp_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> removed;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const long pid = temp_file_pid(it->path().filename().string());
+    if (pid <= 0) continue;
+    // kill(pid, 0): ESRCH means no such process; EPERM is someone else's live process.
+    if (pid != static_cast<long>(::getpid()) && !(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      continue;
+    }
+    const std::string path = it->path().string();
+    // Not following a link, and only a regular file: this removes leftovers, nothing else.
+    int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st {};
+    const bool locked_by_writer = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && !locked_by_writer && ::unlink(path.c_str()) == 0) removed.push_back(path);
+    ::close(fd);
+  }
+  return removed;
 }
 
 void write_file_atomically(const std::string& path, std::span<const std::byte> data, unsigned mode) {

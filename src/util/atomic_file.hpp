@@ -4,7 +4,9 @@
 // directory (rename is only atomic within one file system), which commit() fsyncs, renames over
 // the target and then makes durable by fsyncing the directory. Without commit() the destructor
 // removes the temporary file. A process killed mid-write leaves its ".<name>.tmp-*" file behind
-// (nothing can remove it); the target is untouched and such leftovers may be deleted at any time.
+// (the target is untouched); remove_stale_temp_files() deletes such leftovers, which for a key
+// file can be tens of GiB. The writer holds an flock on its temporary file until commit, so that
+// a cleaner can tell a live writer's file from a dead one's.
 //
 // Errors are std::runtime_error naming the path and carrying the errno text.
 #include <cstddef>
@@ -12,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cuzk {
 
@@ -45,6 +48,13 @@ class AtomicFile {
   int fd_ = -1;
   bool committed_ = false;
 };
+
+// Removes from `dir` (not its subdirectories) the temporary files of AtomicFile writers that died
+// mid-write: ".<name>.tmp-<pid>-<16 hex digits>" files that no process holds locked and whose
+// <pid> is no live process other than this one (a live one could be between its close and rename,
+// where the lock is already gone). Anything else is left alone, errors included (a leftover only
+// wastes space). Returns the paths removed.
+std::vector<std::string> remove_stale_temp_files(const std::string& dir);
 
 // The whole file in one go: `data` (or `text`) written to `path` atomically, as above.
 void write_file_atomically(const std::string& path, std::span<const std::byte> data, unsigned mode = 0644);
