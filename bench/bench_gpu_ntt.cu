@@ -17,9 +17,9 @@
 #include "circuits/builtin.hpp"
 #include "gpu/device.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/h_poly.hpp"
 #include "gpu/ntt.hpp"
-#include "gpu/pce_matvec.hpp"
+#include "groth16/gpu/h_poly.hpp"
+#include "groth16/gpu/pce_matvec.hpp"
 #include "pce/build.hpp"
 #include "util/rng.hpp"
 

@@ -20,7 +20,7 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/synth_c1.hpp"
-#include "gpu/gpu_prover.hpp"
+#include "groth16/gpu/gpu_prover.hpp"
 #include "groth16/prover.hpp"
 #include "pce/build.hpp"
 #include "poly/domain.hpp"

@@ -67,7 +67,7 @@ if(CUZK_FUZZ AND (NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CUZK_SANITIZE
   message(FATAL_ERROR "CUZK_FUZZ needs clang and CUZK_SANITIZE=ON (libFuzzer with ASan+UBSan)")
 endif()
 
-# The CUDA backend (src/gpu): built when nvcc is found (AUTO), required (ON) or left out (OFF).
+# The CUDA backend (src/gpu, src/groth16/gpu): built when nvcc is found (AUTO), required (ON) or left out (OFF).
 # Sanitizer builds leave it out: ASan does not cover device code and the CUDA runtime trips it.
 set(CUZK_CUDA AUTO CACHE STRING "Build the CUDA backend: AUTO, ON or OFF")
 set(CUZK_HAVE_CUDA OFF)

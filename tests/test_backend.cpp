@@ -20,7 +20,7 @@
 #include "r1cs/circom_wtns.hpp"
 #include "test_helpers.hpp"
 #ifdef CUZK_HAVE_CUDA
-#include "gpu/gpu_prover.hpp"
+#include "groth16/gpu/gpu_prover.hpp"
 #endif
 
 namespace {

@@ -6,8 +6,8 @@
 #include "backend/device_platform.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device.hpp"
-#include "gpu/fixed_base.hpp"
-#include "gpu/gpu_prover.hpp"
+#include "groth16/gpu/fixed_base.hpp"
+#include "groth16/gpu/gpu_prover.hpp"
 
 namespace cuzk::backend {
 

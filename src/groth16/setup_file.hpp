@@ -1,6 +1,6 @@
 #pragma once
 // The TEST-ONLY setup (groth16/setup.hpp) streamed through a FixedBaseMultiplier (the CPU tables
-// here, batched GPU kernels in gpu/fixed_base.hpp), for keys too large for setup()'s all-in-memory
+// here, batched GPU kernels in groth16/gpu/fixed_base.hpp), for keys too large for setup()'s all-in-memory
 // working set: the 32 GiB PoRep key is ~47 GB of points. The QAP values at tau stay in memory
 // (3 x 32 bytes a column: ~12.5 GB at 32 GiB); every section's scalars are made chunk by chunk from
 // them, multiplied, checked and handed on while the next chunk is computed. Two destinations:

@@ -12,10 +12,10 @@
 
 #include "circuits/builtin.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/h_poly.hpp"
 #include "gpu/ntt.hpp"
-#include "gpu/pce_matvec.hpp"
 #include "gpu_test_support.cuh"
+#include "groth16/gpu/h_poly.hpp"
+#include "groth16/gpu/pce_matvec.hpp"
 #include "groth16/prover.hpp"
 #include "pce/build.hpp"
 #include "pce/matvec.hpp"

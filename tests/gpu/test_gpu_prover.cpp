@@ -26,7 +26,7 @@
 #include "backend/device_platform.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device.hpp"
-#include "gpu/gpu_prover.hpp"
+#include "groth16/gpu/gpu_prover.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover_zkey.hpp"

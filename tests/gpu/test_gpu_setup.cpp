@@ -1,4 +1,4 @@
-// The GPU fixed-base multiplier (gpu/fixed_base.hpp) against the CPU one, byte for byte: random
+// The GPU fixed-base multiplier (groth16/gpu/fixed_base.hpp) against the CPU one, byte for byte: random
 // and edge scalars for G1 and G2 (sizes that are not multiples of a warp), and whole .params files
 // of the streaming setup from the same seed.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include "../test_helpers.hpp"
 #include "circuits/builtin.hpp"
 #include "gpu/device.hpp"
-#include "gpu/fixed_base.hpp"
+#include "groth16/gpu/fixed_base.hpp"
 #include "groth16/setup_file.hpp"
 #include "pce/build.hpp"
 #include "require_gpu.hpp"

@@ -21,8 +21,8 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/fr_io.cuh"
-#include "gpu/h_poly.hpp"
 #include "gpu/ntt.hpp"
+#include "groth16/gpu/h_poly.hpp"
 
 namespace cuzk::gpu {
 

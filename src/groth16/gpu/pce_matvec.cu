@@ -15,7 +15,7 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/fr_io.cuh"
-#include "gpu/pce_matvec.hpp"
+#include "groth16/gpu/pce_matvec.hpp"
 
 namespace cuzk::gpu {
 

@@ -1,5 +1,5 @@
 // GpuProver (gpu_prover.hpp): no kernels of its own; it drives GpuPce, compute_h and Msm.
-#include "gpu/gpu_prover.hpp"
+#include "groth16/gpu/gpu_prover.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -17,11 +17,11 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/h_poly.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_internal.hpp"
 #include "gpu/ntt.hpp"
-#include "gpu/pce_matvec.hpp"
+#include "groth16/gpu/h_poly.hpp"
+#include "groth16/gpu/pce_matvec.hpp"
 #include "poly/domain.hpp"
 #include "util/stopwatch.hpp"
 

@@ -7,9 +7,9 @@
 #include "gpu/curve.cuh"
 #include "gpu/device.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/fixed_base.hpp"
 #include "gpu/fr_io.cuh"
 #include "gpu/warp_inverse.cuh"
+#include "groth16/gpu/fixed_base.hpp"
 
 namespace cuzk::gpu {
 
