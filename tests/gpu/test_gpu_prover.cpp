@@ -271,7 +271,10 @@ TEST_P(GpuZkey, SameProofAsTheCpuZkeyProver) {
 TEST_P(GpuZkey, InjectedFailureIsRetriedOnTheCpu) {
   CUZK_REQUIRE_GPU();
   const ZkeyCase c = load_zkey_case(GetParam());
-  const auto [r, s] = test::fixed_rs(78);
+  // Not structured bindings: a lambda below captures them (clang before 16 refuses that).
+  const auto rs = test::fixed_rs(78);
+  const auto& r = rs.first;
+  const auto& s = rs.second;
   const groth16::Proof want = groth16::prove_zkey(c.zkey, c.witness, r, s);
   const backend::WitnessRef w = backend::FullWitness{c.witness};
   auto prove = [&](const backend::PlacementOptions& o, std::string* used) {
