@@ -162,8 +162,9 @@ std::vector<std::string> CircuitRegistry::output_dirs() const {
   std::vector<std::string> out = {param_dir_, pce_dir_};
   auto add_parent = [&](const std::string& path) {
     if (path.empty()) return;
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    if (dir.empty()) dir = ".";
+    // (Not `dir = "."` on an empty string: GCC 12 warns about that assignment, -Wrestrict.)
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    const std::string dir = parent.empty() ? std::string(1, '.') : parent.string();
     if (std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(dir);
   };
   for (const auto& [id, d] : defs_) {
