@@ -11,6 +11,7 @@
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/recording_cs.hpp"
 #include "r1cs/test_cs.hpp"
+#include "r1cs_compare.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -71,15 +72,7 @@ TEST(PorepCircuit, ParallelRecordingEqualsSequential) {
   const r1cs::CompactR1cs seq = record_porep_circuit(shape);
   for (const r1cs::CompactR1cs& par :
        {record_porep_circuit_parallel(shape, pool), record_porep_circuit_replicated(shape, pool)}) {
-    EXPECT_EQ(par.num_inputs, seq.num_inputs);
-    EXPECT_EQ(par.num_aux, seq.num_aux);
-    EXPECT_EQ(par.num_constraints, seq.num_constraints);
-    EXPECT_EQ(par.coeffs, seq.coeffs);
-    for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
-      EXPECT_EQ(p->row_ptr, s->row_ptr);
-      EXPECT_EQ(p->col, s->col);
-      EXPECT_EQ(p->coeff, s->coeff);
-    }
+    test::expect_same_matrices(par, seq);
   }
 }
 

@@ -20,6 +20,7 @@
 #include "gadgets/merkle_tree.hpp"
 #include "gadgets/poseidon_hasher.hpp"
 #include "gadgets/sha256_hasher.hpp"
+#include "r1cs_compare.hpp"
 #include "snap_test_shapes.hpp"
 
 namespace cuzk::filecoin {
@@ -448,18 +449,6 @@ TEST(SnapCircuit, RecordingAndCountingAgree) {
   EXPECT_EQ(info.nnz_c, r.c.col.size());
 }
 
-void expect_same_matrices(const r1cs::CompactR1cs& par, const r1cs::CompactR1cs& seq) {
-  EXPECT_EQ(par.num_inputs, seq.num_inputs);
-  EXPECT_EQ(par.num_aux, seq.num_aux);
-  EXPECT_EQ(par.num_constraints, seq.num_constraints);
-  EXPECT_EQ(par.coeffs, seq.coeffs);
-  for (auto [p, s] : {std::pair{&par.a, &seq.a}, std::pair{&par.b, &seq.b}, std::pair{&par.c, &seq.c}}) {
-    EXPECT_EQ(p->row_ptr, s->row_ptr);
-    EXPECT_EQ(p->col, s->col);
-    EXPECT_EQ(p->coeff, s->coeff);
-  }
-}
-
 // The challenges, the apex hashes (in jobs of 3, one of them across the tree's rows, and of the
 // default 8) and the partition path recorded concurrently and merged give exactly the sequential
 // recording (SHA-256 tree D with 8 apex leaves, with 2 and a partition path, and the Poseidon tree
@@ -476,7 +465,7 @@ TEST(SnapCircuit, ParallelRecordingEqualsSequential) {
     for (const size_t per : per_job) {
       SCOPED_TRACE("apex hashes per job " + std::to_string(per));
       SnapRecordStats st;
-      expect_same_matrices(record_snap_circuit_parallel(shape, pool, &st, per), seq);
+      cuzk::test::expect_same_matrices(record_snap_circuit_parallel(shape, pool, &st, per), seq);
       const size_t hashes = shape.tree_d == SnapTreeD::kSha256 ? shape.apex_leaves - 1 : 0;
       const size_t apex_jobs = hashes == 0 ? 0 : (hashes - 1 + per - 1) / per + 1;
       EXPECT_EQ(st.jobs.size(), apex_jobs + shape.challenges);
