@@ -91,7 +91,7 @@ std::vector<Fr> put_siblings(Cursor& o, const std::vector<std::optional<Fr>>& le
 }
 
 // What the head computes that the rest reads.
-struct Head {
+struct HeadWitness {
   uint64_t k = 0;  // the selector's partition bits
   std::array<bool, 6> h_select{};
   Fr comm_r_old, comm_d_new, comm_r_new, phi, comm_c, root_r_old, root_r_new;
@@ -105,8 +105,8 @@ size_t head_len(const SnapCircuitShape& s) {
 }
 
 // top_circuit and comm_r_checks.
-Head head_values(const SnapCircuitShape& shape, const SnapPartitionWitness& w, Cursor& o) {
-  Head h;
+HeadWitness head_values(const SnapCircuitShape& shape, const SnapPartitionWitness& w, Cursor& o) {
+  HeadWitness h;
   const Fr& selector = known(w.selector, [] { return std::string("the selector (k_and_h_select)"); });
   const size_t pb = shape.partition_bits();
   const uint64_t bits = bit_range(selector, 0, pb + h.h_select.size());
@@ -150,7 +150,7 @@ size_t apex_len(const SnapCircuitShape& s) {
 
 // apex_por: the apex tree row by row (each row's nodes in parallel), then the partition path from
 // its root, one level per partition bit.
-void apex_values(const Head& h, Cursor& o, ThreadPool& pool) {
+void apex_values(const HeadWitness& h, Cursor& o, ThreadPool& pool) {
   const size_t node_len = gadgets::sha256_hash2_witness_len();
   std::vector<Fr> row = h.apex_leaves;
   while (row.size() > 1) {
@@ -173,7 +173,7 @@ size_t gen_len(const SnapCircuitShape& s) {
 }
 
 // gen_challenge_bits: each challenge's bits as a number, its generated bits then the partition's.
-std::vector<uint64_t> gen_challenge_values(const SnapCircuitShape& shape, const Head& h, Cursor& o) {
+std::vector<uint64_t> gen_challenge_values(const SnapCircuitShape& shape, const HeadWitness& h, Cursor& o) {
   const bool sha = shape.tree_d == SnapTreeD::kSha256;
   const uint64_t partition = sha ? h.k : 0;
   const size_t rb = shape.random_bits(), per_digest = gadgets::kFrCapacity / rb;
@@ -214,8 +214,8 @@ void poseidon_por(Cursor& o, const std::vector<size_t>& arities, const SnapPath&
 }
 
 // One challenge (challenge_circuit) into its own slice; `challenge` holds its bits.
-void challenge_values(const SnapCircuitShape& shape, const Head& h, const std::vector<size_t>& r_arities, size_t c,
-                      uint64_t challenge, const SnapChallengeWitness& w, Cursor& o) {
+void challenge_values(const SnapCircuitShape& shape, const HeadWitness& h, const std::vector<size_t>& r_arities,
+                      size_t c, uint64_t challenge, const SnapChallengeWitness& w, Cursor& o) {
   // get_challenge_high_bits: per h its h high bits packed, and that or zero by its h_select bit.
   const uint32_t cb = shape.challenge_bits();
   Fr selected = Fr::zero();
@@ -291,7 +291,7 @@ SnapAssignment snap_native_assignment(const SnapCircuitShape& shape, const SnapP
     return s;
   };
   Cursor head(slice(head_len(shape)));
-  const Head h = head_values(shape, w, head);
+  const HeadWitness h = head_values(shape, w, head);
   head.expect_end();
   Cursor apex(slice(apex_len(shape)));
   if (shape.tree_d == SnapTreeD::kSha256) {
