@@ -6,7 +6,6 @@
 
 #include "engine/memory_budget.hpp"
 #include "engine/reclaimer.hpp"
-#include "util/thread_priority.hpp"
 
 using cuzk::engine::MemoryBudget;
 using cuzk::engine::Reclaimer;
@@ -64,7 +63,7 @@ TEST(Reclaimer, DestructorFreesEverythingHandedOver) {
   std::thread::id on;
   uint64_t used_then = 0;
   {
-    Reclaimer r(3);
+    Reclaimer r;
     for (int i = 0; i < 50; ++i) {
       r.drop(Probe(&destroyed, &on, &budget, &used_then));
       r.drop(std::vector<uint64_t>(1 << 16, 7));

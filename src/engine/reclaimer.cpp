@@ -1,10 +1,8 @@
 #include "engine/reclaimer.hpp"
 
-#include "util/thread_priority.hpp"
-
 namespace cuzk::engine {
 
-Reclaimer::Reclaimer(int lower_priority) : thread_([this, lower_priority] { loop(lower_priority); }) {}
+Reclaimer::Reclaimer() : thread_([this] { loop(); }) {}
 
 Reclaimer::~Reclaimer() {
   {
@@ -28,8 +26,7 @@ void Reclaimer::drain() {
   idle_cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
 }
 
-void Reclaimer::loop(int lower_priority) {
-  lower_current_thread_priority(lower_priority);
+void Reclaimer::loop() {
   std::unique_lock lock(mu_);
   for (;;) {
     cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });

@@ -15,8 +15,7 @@ namespace cuzk::engine {
 
 class Reclaimer {
  public:
-  // `lower_priority`: nice levels below the creating thread (freeing is never urgent).
-  explicit Reclaimer(int lower_priority = 0);
+  Reclaimer();
   ~Reclaimer();  // frees everything handed over before it returns
   Reclaimer(const Reclaimer&) = delete;
   Reclaimer& operator=(const Reclaimer&) = delete;
@@ -41,7 +40,7 @@ class Reclaimer {
     T obj;
   };
   void push(std::unique_ptr<Garbage> g);
-  void loop(int lower_priority);
+  void loop();
 
   std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
