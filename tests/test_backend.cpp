@@ -3,13 +3,16 @@
 // machine proves like groth16::prove (the CPU when there is no device) and like groth16::prove_zkey
 // for a zkey; with fake devices (PlacementSetup): a device failure is retried on the CPU with one
 // device (and only a device failure is), on the next device with several, and two failures fail
-// the proof; a prover that does not fit climbs the fit ladder (no tables, then G2 on the CPU) and
-// then runs on the CPU unless the GPU is required; witnesses spread over devices keep their order.
+// the proof; a prover that does not fit climbs the fit ladder (one witness slot, no tables, then G2
+// on the CPU) and then runs on the CPU unless the GPU is required; witnesses spread over devices
+// keep their order; a prover of concurrency 2 gets two calls at once, one of concurrency 1 never.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/batch_prover.hpp"
@@ -149,8 +152,11 @@ struct FakeDevice {
   std::vector<bool> fail;  // per call; past the end: no failure
   bool always_fail = false;
   int room = 8;
+  unsigned concurrency = 1;                 // the provers' concurrency()
+  std::chrono::milliseconds hold{0};        // each stage takes at least this long
   std::vector<backend::FitOptions> builds;  // every build attempt's options
   std::atomic<size_t> calls{0}, device_proofs{0};
+  std::atomic<unsigned> in_stage{0}, most_in_stage{0};
 };
 
 class FlakyProver final : public backend::DeviceProver {
@@ -158,7 +164,16 @@ class FlakyProver final : public backend::DeviceProver {
   FlakyProver(int ordinal, FakeDevice& dev, const test::BuiltinFixture& f, ThreadPool* pool)
       : ordinal_(ordinal), dev_(dev), cpu_(backend::make_cpu_prover(f.pk, f.pce, pool)) {}
   std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
+  unsigned concurrency() const override { return dev_.concurrency; }
   backend::StageMsms stage1(const backend::WitnessRef& w, groth16::ProveTimings* t) override {
+    const unsigned now = ++dev_.in_stage;
+    for (unsigned most = dev_.most_in_stage; now > most && !dev_.most_in_stage.compare_exchange_weak(most, now);) {
+    }
+    struct Leave {
+      std::atomic<unsigned>& n;
+      ~Leave() { --n; }
+    } leave{dev_.in_stage};
+    std::this_thread::sleep_for(dev_.hold);
     const size_t i = dev_.calls++;
     if (dev_.always_fail || (i < dev_.fail.size() && dev_.fail[i]))
       throw DeviceFailure(name() + ": injected device failure " + std::to_string(i));
@@ -259,20 +274,25 @@ TEST(Backend, AProverThatDoesNotFitClimbsTheLadderThenRunsOnTheCpu) {
   const Batch b(f, 1, 20);
   std::vector<FakeDevice> devs(1);
   devs[0].room = 0;
-  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto, .fit = {.msm_table_bits = 12}},
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto, .fit = {.msm_table_bits = 12, .witness_slots = 2}},
                           fake_devices(f, devs));
   std::vector<backend::StageReport> where;
   EXPECT_EQ(be.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
   EXPECT_EQ(where.at(0).backend, "cpu");
-  // The warm-up and the proof: each tables, then no tables, then no tables and G2 on the CPU.
-  ASSERT_EQ(devs[0].builds.size(), 6u);
-  for (size_t k = 0; k < 6; k += 3) {
-    EXPECT_EQ(devs[0].builds[k].msm_table_bits, 12u);
-    EXPECT_TRUE(devs[0].builds[k].b_g2_on_gpu);
-    EXPECT_EQ(devs[0].builds[k + 1].msm_table_bits, 0u);
-    EXPECT_TRUE(devs[0].builds[k + 1].b_g2_on_gpu);
-    EXPECT_EQ(devs[0].builds[k + 2].msm_table_bits, 0u);
-    EXPECT_FALSE(devs[0].builds[k + 2].b_g2_on_gpu);
+  // The warm-up and the proof: each two slots and tables, one slot, no tables, G2 on the CPU.
+  ASSERT_EQ(devs[0].builds.size(), 8u);
+  for (size_t k = 0; k < 8; k += 4) {
+    const auto& bs = devs[0].builds;
+    EXPECT_EQ(bs[k].witness_slots, 2u);
+    EXPECT_EQ(bs[k].msm_table_bits, 12u);
+    EXPECT_EQ(bs[k + 1].witness_slots, 1u);
+    EXPECT_EQ(bs[k + 1].msm_table_bits, 12u);
+    EXPECT_TRUE(bs[k + 1].b_g2_on_gpu);
+    EXPECT_EQ(bs[k + 2].witness_slots, 1u);
+    EXPECT_EQ(bs[k + 2].msm_table_bits, 0u);
+    EXPECT_TRUE(bs[k + 2].b_g2_on_gpu);
+    EXPECT_EQ(bs[k + 3].msm_table_bits, 0u);
+    EXPECT_FALSE(bs[k + 3].b_g2_on_gpu);
   }
   // With the GPU required, that is the error, naming the setting.
   std::vector<FakeDevice> full(1);
@@ -305,6 +325,31 @@ TEST(Backend, WitnessesSpreadOverDevicesKeepTheirOrder) {
   EXPECT_EQ(devs[0].device_proofs + devs[1].device_proofs + devs[2].device_proofs, 5u);
   EXPECT_GT(t.total_s(), 0.0);
   EXPECT_THROW(be.prove_many(b.ws, std::span(b.r).first(2), b.s), std::invalid_argument);
+}
+
+// The placement serializes a prover's calls unless the prover takes them at once (a GPU prover with
+// two witness slots: one uploads while the other's kernels run).
+TEST(Backend, PlacementRunsAProversCallsAtOnceOnlyUpToItsConcurrency) {
+  const auto& f = builtin_fixture("chain:2^10");
+  const Batch b(f, 4, 40);
+  const groth16::MemoryKeySource source(f.pk);
+  const backend::CircuitKey key{.circuit = "chain:2^10", .key = backend::PceKey{&source, &f.pce}};
+  for (unsigned concurrency : {1u, 2u}) {
+    std::vector<FakeDevice> devs(1);
+    devs[0].concurrency = concurrency;
+    devs[0].hold = std::chrono::milliseconds(150);
+    backend::Placement placement({.kind = BackendKind::Auto}, fake_devices(f, devs));
+    std::vector<std::thread> callers;
+    std::vector<backend::StageMsms> got(b.ws.size());
+    for (size_t i = 0; i < b.ws.size(); ++i) {
+      callers.emplace_back([&, i] { got[i] = placement.stage1(0, key, b.ws[i]); });
+    }
+    for (auto& c : callers) c.join();
+    EXPECT_EQ(devs[0].most_in_stage.load(), concurrency) << "concurrency " << concurrency;
+    for (size_t i = 0; i < b.ws.size(); ++i) {
+      EXPECT_EQ(backend::finalize(&f.pk.vk, got[i], b.r[i], b.s[i]), b.want[i]) << i;
+    }
+  }
 }
 
 }  // namespace

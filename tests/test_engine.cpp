@@ -481,6 +481,10 @@ struct FakeDevice {
   int capacity = 8;  // provers that fit at once
   std::atomic<int> built{0};
   std::chrono::milliseconds delay{0};  // each device stage takes at least this long
+  // As a GPU prover with two witness slots: calls at once, each first "waiting for the other's
+  // kernels" this long (reported as ProveTimings::device_wait_s).
+  unsigned concurrency = 1;
+  std::chrono::milliseconds wait{0};
 };
 
 // Both conventions: a bellperson key's points collected from the source (the daemon's GPUs stream
@@ -499,7 +503,12 @@ class FakeDeviceProver final : public backend::DeviceProver {
   ~FakeDeviceProver() override { --dev_.resident; }
   std::string name() const override { return "gpu:" + std::to_string(ordinal_); }
   uint64_t device_bytes() const override { return 1000; }
+  unsigned concurrency() const override { return dev_.concurrency; }
   backend::StageMsms stage1(const backend::WitnessRef& w, groth16::ProveTimings* t) override {
+    if (dev_.wait.count() > 0) {
+      std::this_thread::sleep_for(dev_.wait);
+      if (t) t->device_wait_s += std::chrono::duration<double>(dev_.wait).count();
+    }
     const int call = ++dev_.calls;
     int f = dev_.fail_calls.load();
     if (f < 0 || (f > 0 && dev_.fail_calls.fetch_sub(1) > 0) || (dev_.fail_call && dev_.fail_call(call))) {
@@ -778,14 +787,39 @@ TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
   EXPECT_GE(
       metric(engine, "cuzk_gpu_resident_bytes{device=\"0\"}") + metric(engine, "cuzk_gpu_resident_bytes{device=\"1\"}"),
       1000);
-  // Two prover workers, one per device, and a deadline worker on each.
+  // Two prover workers per device (gpus.workers_per_device), and a deadline worker on each.
   int gpu_workers = 0, deadline = 0;
   for (const auto& w : engine.status().workers) {
     gpu_workers += w.name.rfind("prover-gpu", 0) == 0 && w.name.find("-deadline-") == std::string::npos;
     deadline += w.name.find("-deadline-") != std::string::npos;
   }
-  EXPECT_EQ(gpu_workers, 2);
+  EXPECT_EQ(gpu_workers, 4);
   EXPECT_EQ(deadline, 2);
+}
+
+// Two partitions at once on a device (a prover of two witness slots): the time one waits for the
+// other's kernels is reported as device_wait_ms and counted as waiting for the prover, not as its
+// device stage (prove_ms), so that the device stage's time stays the sum of its parts.
+TEST(EngineGpuPool, AWitnessWaitingForTheOthersKernelsIsNotDeviceTime) {
+  TempDir dir;
+  Config cfg = test_config(dir.str(), 2);
+  cfg.synthesis.lookahead = 4;
+  std::map<int, FakeDevice> devs;
+  devs[0].concurrency = 2;
+  devs[0].wait = 400ms;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^8").ok());
+  const JobResult r = prove_now(engine, "chain:2^8", 4, 3);
+  expect_valid(engine, r, "chain:2^8");
+  ASSERT_EQ(r.partition_timings.size(), 4u);
+  for (const PartitionTiming& t : r.partition_timings) {
+    SCOPED_TRACE("partition " + std::to_string(t.index));
+    EXPECT_EQ(t.device_wait_ms, 400.0);
+    // The stage itself is a CPU proof of 2^8 constraints: far less than the wait it excludes.
+    EXPECT_LT(t.prove_ms, 400.0);
+    EXPECT_GE(t.prove_start_ms, t.synthesis_start_ms + t.synthesis_ms + 400.0);
+  }
 }
 
 TEST(EngineGpuPool, ADeviceErrorIsRetriedOnTheOtherDevice) {

@@ -14,7 +14,11 @@ namespace cuzk::backend {
 namespace {
 
 gpu::GpuProverOptions gpu_options(int device, const FitOptions& fit) {
-  return {.device = device, .b_g2_on_gpu = fit.b_g2_on_gpu, .pool = fit.pool, .msm_table_bits = fit.msm_table_bits};
+  return {.device = device,
+          .b_g2_on_gpu = fit.b_g2_on_gpu,
+          .pool = fit.pool,
+          .msm_table_bits = fit.msm_table_bits,
+          .witness_slots = fit.witness_slots};
 }
 
 // Runs `fn`, a CUDA error becoming DeviceFailure named after the device.
@@ -35,6 +39,7 @@ class GpuPceProver final : public DeviceProver {
   }
   std::string name() const override { return "gpu:" + std::to_string(prover_.device()); }
   uint64_t device_bytes() const override { return prover_.memory().total(); }
+  unsigned concurrency() const override { return prover_.witness_slots(); }
   StageMsms stage1(const WitnessRef& wr, groth16::ProveTimings* t) override {
     const auto* w = std::get_if<groth16::Witness>(&wr);
     if (!w) throw std::invalid_argument(name() + ": a bellperson prover was given a snarkjs witness");

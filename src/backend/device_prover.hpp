@@ -57,6 +57,7 @@ groth16::Proof finalize(const FinalizeKey& key, const StageMsms& msms, const Fr&
 struct FitOptions {
   bool b_g2_on_gpu = true;            // false: the G2 MSM on the CPU, overlapping the device's G1 MSMs
   unsigned msm_table_bits = 0;        // precomputed MSM window tables of this width (0: none)
+  unsigned witness_slots = 1;         // witnesses a GPU prover takes at once (2: uploads overlap kernels)
   ThreadPool* pool = nullptr;         // CPU work (the CPU G2 MSM); null: ThreadPool::global()
   unsigned test_inject_failures = 0;  // test hook: the prover's first N stages fail (DeviceFailure)
 };
@@ -67,8 +68,12 @@ class DeviceProver {
   virtual std::string name() const = 0;  // "cpu", "gpu:0"
   // Device memory the prover keeps resident (bases, PCE, buffers); 0 on the CPU.
   virtual uint64_t device_bytes() const { return 0; }
+  // How many stage1 calls may run at once from different threads (the prover orders their device
+  // work itself); 1: one at a time, the caller serializes.
+  virtual unsigned concurrency() const { return 1; }
   // The device stage of one witness of the prover's convention (validated against its circuit:
-  // std::invalid_argument). Throws DeviceFailure on a device error. Not thread-safe.
+  // std::invalid_argument). Throws DeviceFailure on a device error. Thread-safe only up to
+  // concurrency() calls at once.
   virtual StageMsms stage1(const WitnessRef& w, groth16::ProveTimings* timings = nullptr) = 0;
 };
 

@@ -5,7 +5,9 @@
 // zkey's points), so a proof sends only its witness over the bus.
 //
 // The fit ladder, when a prover does not fit its device's free memory (DeviceMemoryShort, checked
-// before anything is uploaded): drop the MSM window tables (an optional speed-up), then run the G2
+// before anything is uploaded): drop the second witness slot (FitOptions::witness_slots: the next
+// witness's upload overlapping this one's kernels), then the MSM window tables (an optional
+// speed-up), then run the G2
 // MSM on the CPU (its bases and scratch are the part the CPU can take: a 32 GiB PoRep partition fits
 // an H200 only this way), then drop idle provers of other circuits on that device, least recently
 // used first, and climb the ladder again; when nothing is left to drop the DeviceMemoryShort

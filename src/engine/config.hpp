@@ -47,9 +47,12 @@ struct GpusSection {
   // start when there is none) or "cpu".
   std::string backend = "auto";
   std::vector<unsigned> devices;  // empty: all
-  // Prover workers per device. A device holds one prover per circuit (bases and PCE resident), and
-  // calls into it are serialized; more workers let different circuits share a device.
-  unsigned workers_per_device = 1;
+  // Prover workers per device. A device holds one prover per circuit (bases and PCE resident);
+  // calls into it are serialized, except that a PCE circuit's GPU prover takes two witnesses at
+  // once (two or more workers): the next partition's upload overlaps this one's kernels, for one
+  // more witness buffer on the device and one pinned on the host. More workers also let different
+  // circuits share a device.
+  unsigned workers_per_device = 2;
   // Extra prover workers per device that take only CRITICAL partitions (a WinningPoSt's default):
   // one is free when the others are busy with a long PoRep partition, so the deadline proof runs
   // beside it instead of after it. 0: none.

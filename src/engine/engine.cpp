@@ -44,7 +44,10 @@ std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, Th
   const backend::PlacementOptions options{
       .kind = backend::parse_backend_kind(config.backend),
       .devices = config.devices,
-      .fit = {.b_g2_on_gpu = config.g2_msm != "cpu", .msm_table_bits = config.msm_table_bits, .pool = cpu_pool},
+      .fit = {.b_g2_on_gpu = config.g2_msm != "cpu",
+              .msm_table_bits = config.msm_table_bits,
+              .witness_slots = std::min(config.workers_per_device, 2u),
+              .pool = cpu_pool},
       .required_by = "gpus.backend = \"gpu\"",
   };
   backend::BuildWatcher watcher = [operations](const std::string& circuit) {

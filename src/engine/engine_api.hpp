@@ -92,10 +92,14 @@ struct JobTimings {
 struct PartitionTiming {
   uint32_t index = 0;
   double synthesis_start_ms = 0, synthesis_ms = 0;
-  double prove_start_ms = 0, prove_ms = 0;  // the device stage
-  // The device stage's parts: the witness's upload (host time), MatVec (with the rest of the
-  // upload), H, the G1 MSMs, and the G2 MSM (concurrent with the G1 MSMs on a GPU).
+  // The device stage: the witness's upload and its kernels. With two witnesses on a device the
+  // upload runs while the other's kernels do; the wait for those kernels is device_wait_ms,
+  // counted neither here nor in prove_start_ms (it is time waiting for the prover).
+  double prove_start_ms = 0, prove_ms = 0;
+  // The device stage's parts: the witness's upload (host copy and DMA), MatVec, H, the G1 MSMs,
+  // and the G2 MSM (concurrent with the G1 MSMs on a GPU).
   double upload_ms = 0, matvec_ms = 0, h_ms = 0, msm_g1_ms = 0, msm_g2_ms = 0;
+  double device_wait_ms = 0;
   double finalize_start_ms = 0, finalize_ms = 0;
   std::string backend;  // where the device stage ran: "gpu:0", "cpu"
 };

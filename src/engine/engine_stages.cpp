@@ -251,6 +251,7 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
   pt.h_ms = 1e3 * t.h_poly_s;
   pt.msm_g1_ms = 1e3 * (t.msm_h_s + t.msm_l_s + t.msm_a_s + t.msm_b_g1_s);
   pt.msm_g2_ms = 1e3 * t.msm_b_g2_s;
+  pt.device_wait_ms = 1e3 * t.device_wait_s;
 }
 
 std::vector<WorkItem> Engine::proved(WorkItem& item, Clock::time_point t0, double ms) {
@@ -258,10 +259,13 @@ std::vector<WorkItem> Engine::proved(WorkItem& item, Clock::time_point t0, doubl
   if (item.memory.bytes() > kFinalizeBytes) item.memory.release(item.memory.bytes() - kFinalizeBytes);
   Job& job = *item.job;
   std::lock_guard lock(mu_);
-  job.prove_ms += ms;
   PartitionTiming& pt = job.timeline[item.index];
-  pt.prove_start_ms = ms_since(job.submitted, t0);
-  pt.prove_ms = ms;
+  // The stage's own time: its upload ran while the device finished the other witness (two on a
+  // device), then it waited for those kernels: that wait is queueing, not this stage's work.
+  const double wait = std::min(pt.device_wait_ms, ms);
+  job.prove_ms += ms - wait;
+  pt.prove_start_ms = ms_since(job.submitted, t0) + wait;
+  pt.prove_ms = ms - wait;
   std::vector<WorkItem> next;
   next.push_back(std::move(item));
   return next;

@@ -15,6 +15,9 @@ struct ProveTimings {
   double msm_b_g1_s = 0;
   double msm_b_g2_s = 0;  // with the G2 MSM concurrent, it overlaps the G1 MSMs
   double finalize_s = 0;  // the randomizers and the proof's assembly
+  // Two witnesses on one device (gpu::GpuProverOptions::witness_slots): the time this one, already
+  // uploaded, waited for the other's kernels. Not work: outside total_s.
+  double device_wait_s = 0;
   double msm_s() const { return msm_h_s + msm_l_s + msm_a_s + msm_b_g1_s + msm_b_g2_s; }
   double stage1_s() const { return h_poly_s + msm_s(); }
   double total_s() const { return upload_s + matvec_s + stage1_s() + finalize_s; }

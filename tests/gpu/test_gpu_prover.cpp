@@ -2,7 +2,8 @@
 //   - built-in circuits 2^10..2^14, 0/1-heavy (filecoin-like) and full-width (chain) witnesses:
 //     each of the five MSM sums equals the CPU's, and with the same r, s the proof's bytes are
 //     identical; the verifier accepts it; the same with the G2 MSM on the CPU;
-//   - several witnesses through one GpuProver (device buffers reused); a prover without a Pce
+//   - several witnesses through one GpuProver (device buffers reused), and from three threads at
+//     once through two witness slots; a prover without a Pce
 //     (shape only) proves from host a, b, c;
 //   - wrong witness sizes are rejected and the prover stays usable;
 //   - an injected device failure is retried on the CPU (the retry policy, one device) with the
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -92,6 +94,32 @@ TEST_P(GpuProverCircuits, SeveralWitnessesReuseTheBuffers) {
     const auto [r, s] = test::fixed_rs(seed);
     const groth16::Proof got = groth16::prove_finalize(f.pk.vk, prover.stage1(w.inputs, w.aux), r, s);
     EXPECT_EQ(got, groth16::prove(f.pk, f.pce, w.inputs, w.aux, r, s)) << "witness seed " << seed;
+  }
+}
+
+// Two witness slots: witnesses from three threads at once (one uploads while another's kernels
+// run, the third waits for a slot) give the CPU's sums, and the memory estimate counts the second z.
+TEST_P(GpuProverCircuits, TwoWitnessSlotsTakeConcurrentCalls) {
+  CUZK_REQUIRE_GPU();
+  const auto& f = fixture();
+  gpu::GpuProver prover(f.pk, f.pce, {.witness_slots = 2});
+  EXPECT_EQ(prover.witness_slots(), 2u);
+  EXPECT_GT(prover.memory().vectors, gpu::GpuProver::memory_needed(f.pk, f.pce).vectors);
+  std::vector<circuits::BuiltinWitness> ws;
+  for (uint64_t seed = 40; seed < 49; ++seed) ws.push_back(f.witness(seed));
+  std::vector<groth16::ProofMsms> got(ws.size());
+  std::vector<groth16::ProveTimings> times(ws.size());
+  std::vector<std::thread> callers;
+  for (size_t c = 0; c < 3; ++c) {
+    callers.emplace_back([&, c] {
+      for (size_t i = c; i < ws.size(); i += 3) got[i] = prover.stage1(ws[i].inputs, ws[i].aux, &times[i]);
+    });
+  }
+  for (auto& c : callers) c.join();
+  for (size_t i = 0; i < ws.size(); ++i) {
+    SCOPED_TRACE("witness " + std::to_string(i));
+    expect_same_msms(got[i], cpu_stage1(f, ws[i]));
+    EXPECT_GE(times[i].device_wait_s, 0.0);
   }
 }
 

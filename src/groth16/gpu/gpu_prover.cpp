@@ -4,14 +4,18 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <future>
 #include <initializer_list>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ec/msm.hpp"
 #include "gpu/cuda_error.hpp"
@@ -81,6 +85,10 @@ uint64_t table_bytes(std::initializer_list<size_t> g1_sizes, size_t g2_size, con
   return b;
 }
 
+unsigned slot_count(const GpuProverOptions& opt) {
+  return std::clamp(opt.witness_slots, 1u, 2u);
+}
+
 unsigned log2_exact(size_t m) {
   unsigned k = 0;
   while ((size_t{1} << k) < m) ++k;
@@ -107,16 +115,52 @@ struct GpuProver::Impl {
   unsigned log_m = 0;
   uint64_t b_inputs = 0, b_aux = 0, a_aux = 0;
 
+  // One witness in flight: its z on the device, its pinned staging and the stream its upload
+  // goes on (the kernels run on `stream`). With two, one uploads while the other's kernels run.
+  struct Slot {
+    DeviceBuffer<Fr> z;
+    PinnedBuffer<Fr> z_host;
+    Stream copy;
+  };
   std::optional<GpuPce> pce;
   G1DeviceBases h, l, a, b1;
   G2DeviceBases b2;
-  DeviceBuffer<Fr> z, abc;
-  PinnedBuffer<Fr> z_host;
+  DeviceBuffer<Fr> abc;
+  std::vector<std::unique_ptr<Slot>> slots;
+  std::vector<Slot*> free_slots;  // guarded by slot_mu
+  std::mutex slot_mu;
+  std::condition_variable slot_cv;
+  std::mutex kernels_mu;  // one witness's kernels at a time: abc, the MSM engines and `stream`
   std::shared_ptr<const GpuDomain> domain;
   std::optional<Stream> stream;
   std::optional<G1Msm> g1;
   std::optional<G2Msm> g2;
-  unsigned fail_next = 0;
+  std::atomic<unsigned> fail_next{0};
+
+  // A free slot for the length of one stage1 call.
+  class SlotLease {
+   public:
+    explicit SlotLease(Impl& impl) : impl_(impl) {
+      std::unique_lock lock(impl_.slot_mu);
+      impl_.slot_cv.wait(lock, [&] { return !impl_.free_slots.empty(); });
+      slot_ = impl_.free_slots.back();
+      impl_.free_slots.pop_back();
+    }
+    ~SlotLease() {
+      {
+        std::lock_guard lock(impl_.slot_mu);
+        impl_.free_slots.push_back(slot_);
+      }
+      impl_.slot_cv.notify_one();
+    }
+    SlotLease(const SlotLease&) = delete;
+    SlotLease& operator=(const SlotLease&) = delete;
+    Slot& operator*() const { return *slot_; }
+
+   private:
+    Impl& impl_;
+    Slot* slot_ = nullptr;
+  };
 
   Impl(const groth16::KeySource& src, const pce::Pce* p, CircuitShape sh, const GpuProverOptions& o)
       : key(src.sizes()), opt(o), shape(std::move(sh)) {
@@ -141,9 +185,14 @@ struct GpuProver::Impl {
     if (p) pce.emplace(*p);
     upload_bases(src);
     precompute_tables({&h, &l, &a, &b1}, b2, opt);
-    z = DeviceBuffer<Fr>(shape.num_inputs + shape.num_aux);
     abc = DeviceBuffer<Fr>(3 * m);
-    z_host = PinnedBuffer<Fr>(shape.num_inputs + shape.num_aux);
+    for (unsigned i = 0; i < slot_count(opt); ++i) {
+      auto slot = std::make_unique<Slot>();
+      slot->z = DeviceBuffer<Fr>(shape.num_inputs + shape.num_aux);
+      slot->z_host = PinnedBuffer<Fr>(shape.num_inputs + shape.num_aux);
+      free_slots.push_back(slot.get());
+      slots.push_back(std::move(slot));
+    }
     domain = GpuDomain::get(log_m, poly::RootConvention::Zcash);  // twiddles built now, not in the first proof
     stream.emplace();
     g1.emplace();
@@ -178,14 +227,13 @@ struct GpuProver::Impl {
     }
   }
 
-  ec::G2 b_g2_msm(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+  ec::G2 b_g2_msm(const Fr* z, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
     Stopwatch sw;
     ec::G2 r;
     if (opt.b_g2_on_gpu) {
       CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
-      r = g2->run_device(b2.view(0, b_inputs), z.data(), shape.num_inputs, {.density = &shape.b_input_density},
-                         *stream) +
-          g2->run_device(b2.view(b_inputs, b_aux), z.data() + shape.num_inputs, shape.num_aux,
+      r = g2->run_device(b2.view(0, b_inputs), z, shape.num_inputs, {.density = &shape.b_input_density}, *stream) +
+          g2->run_device(b2.view(b_inputs, b_aux), z + shape.num_inputs, shape.num_aux,
                          {.density = &shape.b_aux_density}, *stream);
     } else {
       ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
@@ -206,12 +254,13 @@ struct GpuProver::Impl {
     if (inputs.empty() || !inputs[0].is_one()) throw std::invalid_argument("GpuProver: inputs[0] (ONE) must be 1");
   }
 
-  // Witness to pinned memory and on to the device, chunk by chunk, so that the host's copy of
-  // chunk k+1 overlaps the DMA of chunk k (at 32 GiB the witness is 4.2 GB: copy and DMA are each
-  // ~0.1 s, and run one after the other otherwise). The test hook fails here.
-  void upload_z(std::span<const Fr> inputs, std::span<const Fr> aux) {
+  // Witness to the slot's pinned memory and on to its z, chunk by chunk, so that the host's copy
+  // of chunk k+1 overlaps the DMA of chunk k (at 32 GiB the witness is 4.2 GB: copy and DMA are
+  // each ~0.1 s, and run one after the other otherwise). Returns when z is on the device. The test
+  // hook fails here.
+  void upload_z(Slot& slot, std::span<const Fr> inputs, std::span<const Fr> aux) {
     const uint64_t ni = shape.num_inputs, na = shape.num_aux;
-    std::copy(inputs.begin(), inputs.end(), z_host.data());
+    std::copy(inputs.begin(), inputs.end(), slot.z_host.data());
     ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
     // 64 MiB chunks: large enough for full-speed DMA and parallel copies, small enough that the
     // first DMA starts early.
@@ -221,62 +270,74 @@ struct GpuProver::Impl {
       const uint64_t hi = std::min(na, lo + kChunk);
       pool.parallel_chunks(hi - lo, size_t{1} << 15, [&](size_t a, size_t b) {
         std::copy(aux.begin() + static_cast<std::ptrdiff_t>(lo + a), aux.begin() + static_cast<std::ptrdiff_t>(lo + b),
-                  z_host.data() + ni + lo + a);
+                  slot.z_host.data() + ni + lo + a);
       });
-      CUZK_CUDA_CHECK(cudaMemcpyAsync(z.data() + sent, z_host.data() + sent, (ni + hi - sent) * sizeof(Fr),
-                                      cudaMemcpyHostToDevice, *stream));
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(slot.z.data() + sent, slot.z_host.data() + sent, (ni + hi - sent) * sizeof(Fr),
+                                      cudaMemcpyHostToDevice, slot.copy));
       sent = ni + hi;
       if (hi == na) break;
     }
-    if (fail_next > 0) {
-      --fail_next;
-      stream->sync();
+    slot.copy.sync();
+    unsigned pending = fail_next.load();
+    while (pending > 0 && !fail_next.compare_exchange_weak(pending, pending - 1)) {
+    }
+    if (pending > 0) {
       throw CudaError(cudaErrorLaunchFailure,
                       "GpuProver: injected failure (test hook) on device " + std::to_string(opt.device));
     }
   }
 
-  ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
-    if (!pce) throw std::logic_error("GpuProver::stage1: this prover has no Pce; use stage1_abc");
+  // The witness's slot and its upload; then, holding the kernels' lock, `kernels(z)`.
+  template <class Kernels>
+  ProofMsms with_witness(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t, Kernels&& kernels) {
     check_witness(inputs, aux);
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
+    SlotLease slot(*this);
     Stopwatch sw;
-    upload_z(inputs, aux);
+    upload_z(*slot, inputs, aux);
     add_time(t, &ProveTimings::upload_s, sw.lap());
-    Fr* d_a = abc.data();
-    pce->matvec(z.data(), d_a, d_a + m, d_a + 2 * m, m, *stream);
-    stream->sync();
-    add_time(t, &ProveTimings::matvec_s, sw.lap());
-    return h_and_msms(inputs, aux, t);
+    std::lock_guard kernels_lock(kernels_mu);
+    add_time(t, &ProveTimings::device_wait_s, sw.lap());
+    return kernels((*slot).z.data());
+  }
+
+  ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+    if (!pce) throw std::logic_error("GpuProver::stage1: this prover has no Pce; use stage1_abc");
+    return with_witness(inputs, aux, t, [&](const Fr* z) {
+      Stopwatch sw;
+      Fr* d_a = abc.data();
+      pce->matvec(z, d_a, d_a + m, d_a + 2 * m, m, *stream);
+      stream->sync();
+      add_time(t, &ProveTimings::matvec_s, sw.lap());
+      return h_and_msms(z, inputs, aux, t);
+    });
   }
 
   ProofMsms stage1_abc(std::span<const Fr> inputs, std::span<const Fr> aux, std::span<const Fr> a_in,
                        std::span<const Fr> b_in, std::span<const Fr> c_in, ProveTimings* t) {
-    check_witness(inputs, aux);
     const uint64_t n = shape.num_constraints;
     if (a_in.size() != n || b_in.size() != n || c_in.size() != n) {
       throw std::invalid_argument("GpuProver: a, b, c must have num_constraints = " + std::to_string(n) +
                                   " elements each (got " + std::to_string(a_in.size()) + ", " +
                                   std::to_string(b_in.size()) + ", " + std::to_string(c_in.size()) + ")");
     }
-    CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
-    Stopwatch sw;
-    upload_z(inputs, aux);
-    add_time(t, &ProveTimings::upload_s, sw.lap());
-    const std::span<const Fr> parts[3] = {a_in, b_in, c_in};
-    for (size_t k = 0; k < 3; ++k) {
-      Fr* dst = abc.data() + k * m;
-      if (n > 0)
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, parts[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
-      if (m > n) CUZK_CUDA_CHECK(cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(Fr), *stream));
-    }
-    stream->sync();
-    add_time(t, &ProveTimings::matvec_s, sw.lap());
-    return h_and_msms(inputs, aux, t);
+    return with_witness(inputs, aux, t, [&](const Fr* z) {
+      Stopwatch sw;
+      const std::span<const Fr> parts[3] = {a_in, b_in, c_in};
+      for (size_t k = 0; k < 3; ++k) {
+        Fr* dst = abc.data() + k * m;
+        if (n > 0)
+          CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, parts[k].data(), n * sizeof(Fr), cudaMemcpyHostToDevice, *stream));
+        if (m > n) CUZK_CUDA_CHECK(cudaMemsetAsync(dst + n, 0, (m - n) * sizeof(Fr), *stream));
+      }
+      stream->sync();
+      add_time(t, &ProveTimings::matvec_s, sw.lap());
+      return h_and_msms(z, inputs, aux, t);
+    });
   }
 
   // H from a, b, c in abc, then the five MSMs.
-  ProofMsms h_and_msms(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+  ProofMsms h_and_msms(const Fr* z, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
     const cudaStream_t s = *stream;
     const uint64_t ni = shape.num_inputs, na = shape.num_aux;
     Fr* d_a = abc.data();
@@ -288,17 +349,17 @@ struct GpuProver::Impl {
     add_time(t, &ProveTimings::h_poly_s, sw.lap());
 
     // G2 concurrently (its own stream, or the CPU) with the G1 MSMs on this thread.
-    std::future<ec::G2> g2_done = std::async(std::launch::async, [&] { return b_g2_msm(inputs, aux, t); });
+    std::future<ec::G2> g2_done = std::async(std::launch::async, [&] { return b_g2_msm(z, inputs, aux, t); });
     ProofMsms out;
     out.h = g1->run_device(h.view(), d_a, m - 1, {}, s);
     add_time(t, &ProveTimings::msm_h_s, sw.lap());
-    out.l = g1->run_device(l.view(), z.data() + ni, na, {}, s);
+    out.l = g1->run_device(l.view(), z + ni, na, {}, s);
     add_time(t, &ProveTimings::msm_l_s, sw.lap());
-    out.a = g1->run_device(a.view(0, ni), z.data(), ni, {}, s) +
-            g1->run_device(a.view(ni, a_aux), z.data() + ni, na, {.density = &shape.a_aux_density}, s);
+    out.a = g1->run_device(a.view(0, ni), z, ni, {}, s) +
+            g1->run_device(a.view(ni, a_aux), z + ni, na, {.density = &shape.a_aux_density}, s);
     add_time(t, &ProveTimings::msm_a_s, sw.lap());
-    out.b_g1 = g1->run_device(b1.view(0, b_inputs), z.data(), ni, {.density = &shape.b_input_density}, s) +
-               g1->run_device(b1.view(b_inputs, b_aux), z.data() + ni, na, {.density = &shape.b_aux_density}, s);
+    out.b_g1 = g1->run_device(b1.view(0, b_inputs), z, ni, {.density = &shape.b_input_density}, s) +
+               g1->run_device(b1.view(b_inputs, b_aux), z + ni, na, {.density = &shape.b_aux_density}, s);
     add_time(t, &ProveTimings::msm_b_g1_s, sw.lap());
     out.b_g2 = g2_done.get();
     return out;
@@ -324,7 +385,7 @@ GpuProverMemory GpuProver::memory_needed(const groth16::KeySizes& key, const gro
   mem.bases += table_bytes({key.h, key.l, key.a, key.b_g1}, key.b_g2, options);
   const uint64_t m = poly::Domain::size_for(shape.num_constraints);
   const uint64_t cols = shape.num_inputs + shape.num_aux;
-  mem.vectors = (cols + 3 * m) * sizeof(Fr);
+  mem.vectors = (slot_count(options) * cols + 3 * m) * sizeof(Fr);
   const int sms = 144;  // upper bound for the slice/partial buffers (H200: 132)
   const uint64_t n1 = std::max<uint64_t>({m, shape.num_aux, shape.num_inputs});
   const unsigned tb = options.msm_table_bits;
@@ -366,6 +427,9 @@ groth16::ProofMsms GpuProver::stage1_abc(std::span<const ec::Fr> inputs, std::sp
 }
 int GpuProver::device() const {
   return impl_->opt.device;
+}
+unsigned GpuProver::witness_slots() const {
+  return static_cast<unsigned>(impl_->slots.size());
 }
 const GpuProverMemory& GpuProver::memory() const {
   return impl_->mem;
