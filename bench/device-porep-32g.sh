@@ -16,7 +16,7 @@
 #     for an A/B in one session: `prove` then loads the keys written by `setup` from the disk.
 #
 # Logs go to $OUT (the device tool brings back 8 files: `tar` them). SIZE=32GiB (or 64GiB, 512MiB
-# for a rehearsal), COUNT=4, J=2, WORKERS=4 synthesis workers, LOOKAHEAD=WORKERS partitions
+# for a rehearsal), COUNT=4, J=2, WORKERS=6 synthesis workers, LOOKAHEAD=WORKERS partitions
 # synthesized ahead of the GPU, NICE=0 (synthesis.nice), WPD=2 (gpus.workers_per_device: 2 lets
 # the next partition's upload overlap this one's kernels), BUDGET=110GiB, BATCH_ONLY=1 (prove:
 # the single proof as a warm-up only, without `cuzk verify` and the changed-C1 check).
@@ -28,7 +28,7 @@ J=${J:-2}
 PHASE=${1:-setup}
 # The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
 config=$(printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\nworkers_per_device = %s\n[synthesis]\nworkers = %s\nlookahead = %s\nnice = %s\n[srs]\nallow_test_keys = true\n' \
-  "${BUDGET:-110GiB}" "${WPD:-2}" "${WORKERS:-4}" "${LOOKAHEAD:-${WORKERS:-4}}" "${NICE:-0}")
+  "${BUDGET:-110GiB}" "${WPD:-2}" "${WORKERS:-6}" "${LOOKAHEAD:-${WORKERS:-6}}" "${NICE:-0}")
 
 if [ "$PHASE" = restart ]; then
   stop_daemon

@@ -70,7 +70,7 @@ struct SchedulerSection {
 };
 
 struct SynthesisSection {
-  unsigned workers = 0;    // 0 = auto (2)
+  unsigned workers = 0;    // 0 = auto (3/8 of the hardware threads, 2..8)
   unsigned threads = 0;    // threads per synthesis worker; 0 = auto
   unsigned lookahead = 0;  // partitions in synthesis or waiting for the prover; 0 = auto (workers)
   // Nice levels below the rest of the daemon for the synthesis threads (0..19): the device stage's

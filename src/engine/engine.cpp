@@ -110,7 +110,12 @@ void Engine::start() {
   apply_tuning();
   if (config_.prover.threads != 0) ThreadPool::set_global_threads(config_.prover.threads);
   const unsigned hw = std::max(1u, hardware_threads());
-  const unsigned synth_workers = config_.synthesis.workers != 0 ? config_.synthesis.workers : 2;
+  // Auto: 3/8 of the hardware threads (at least 2, at most 8). A large partition's synthesis is
+  // mostly serial (a 32 GiB PoRep partition: ~5 core-s in ~6 s), so the rate comes from workers:
+  // on 16 cores, 6 workers outran an H200's prover (0.91 against 0.70 partitions/s) where 4 had
+  // been co-limiting (BENCHMARKS.md); the memory budget still admits each partition.
+  const unsigned synth_workers =
+      config_.synthesis.workers != 0 ? config_.synthesis.workers : std::clamp(hw * 3 / 8, 2u, 8u);
   const unsigned synth_threads = config_.synthesis.threads != 0 ? config_.synthesis.threads : std::max(1u, hw / 2);
   // Auto: one slot per synthesis worker, so no worker idles while the prover could use its work
   // (at 32 GiB, 2 slots for 4 workers left the GPU idle a third of the time: 25.9 vs 20.4 s/proof).
