@@ -5,8 +5,9 @@
 # preload (PCE extraction + keys + device prover) and each proof's client wall time and stages;
 # every proof is verified by the daemon and again by cuzk-bench. JSON to $OUT.
 #   SIZE=32GiB WINNING=5 (WinningPoSt proofs) WINDOW=2 (WindowPoSt partitions; 0 skips Window)
-#   BUSY=1: then the WinningPoSt proofs again while a 32 GiB PoRep batch (4 proofs, 2 in flight)
-#   keeps the GPU busy (its keys made first: ~2 minutes); the batch's summary is printed too.
+#   BUSY=1: then the WinningPoSt proofs again while a 32 GiB PoRep batch (PCOUNT=4 proofs, 2 in
+#   flight) keeps the GPU busy (its keys made first: ~2 minutes); the batch's summary, its GPU
+#   samples and its proofs' completion times are printed too.
 #   TEST_KEYS=memory (srs.test_keys): the keys are held in memory only, never written, because
 #   the 32 GiB WindowPoSt key's .params file does not fit the 64 GiB disk ("cannot allocate
 #   space") while the 128 GiB of RAM hold it; status.json lists them with storage "memory".
@@ -37,7 +38,9 @@ if [ "$BUSY" = 1 ]; then
   bench --json preload --circuit "porep:$SIZE" >"$OUT/preload-porep.json" 2>&1 || { echo "FAIL preload porep"; fails=$((fails + 1)); }
   "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >/dev/null || fails=$((fails + 1))
   echo "porep:$SIZE keys, PCE and prover: $(($(date +%s) - t0)) s"
-  bench --json batch --c1 "$D/c1.json" -c 4 -j 2 >"$OUT/porep-batch.json" 2>"$OUT/porep-batch.err" &
+  gpu_sampler_start
+  bench --json batch --c1 "$D/c1.json" -c "${PCOUNT:-4}" -j 2 --timeline "$OUT/porep-timeline.csv" \
+    >"$OUT/porep-batch.json" 2>"$OUT/porep-batch.err" &
   batch=$!
   sleep 45  # the batch's partitions queued and the GPU busy
   for i in $(seq 1 "$WINNING"); do
@@ -46,7 +49,9 @@ if [ "$BUSY" = 1 ]; then
     sleep 3
   done
   wait $batch || { echo "FAIL porep batch"; fails=$((fails + 1)); }
+  gpu_sampler_stop
   python3 "$(dirname "$0")/batch_summary.py" "$OUT/porep-batch.json"
+  echo "porep proofs completed at (ms): $(grep complete "$OUT/porep-timeline.csv" | cut -d, -f1 | tr '\n' ' ')"
 fi
 if [ "$WINDOW" -gt 0 ]; then
   /usr/bin/time -f "synth-post window: %e s wall, %U s user, %M KB" "$B/apps/cuzk/cuzk" synth-post --kind window \
