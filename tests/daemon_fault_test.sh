@@ -355,13 +355,13 @@ stop_daemon
 
 # With the daemon just started on an empty data directory where a file of ~200 KiB still fits and
 # one of ~600 KiB does not: chain:2^13's PCE save (~600 KiB) and chain:2^10's key save (~600 KiB;
-# its PCE fits) fail their requests with ERROR and the file named, leave nothing under the final
+# its PCE fits) fail their requests with ERROR and the file's path, leave nothing under the final
 # name and no temporary file, and the daemon keeps proving what fits (chain:2^6) and exits cleanly
 # on SIGTERM.
 check_full_disk() {
   local what=$1 error=$2 c want
   for c in chain:2^13 chain:2^10; do
-    case $c in chain:2^13) want='\.pce' ;; *) want='\.params' ;; esac
+    case $c in chain:2^13) want='pce/chain_8192\.pce' ;; *) want='params/chain_1024\.params' ;; esac
     if "$bench" -a "$sock" single --circuit "$c" --partitions 1 --proof-out "$tmp/full.bin" >"$tmp/full-$c.log" 2>&1; then
       bad "$what: a proof of $c whose $want save cannot fit succeeded"
     fi
