@@ -12,10 +12,12 @@
 #      restarted daemon loads the keys and proves;
 #   5. a client killed mid-request: the daemon keeps serving, the job completes (or is cancelled),
 #      its running-job count returns to 0 and its open fds to where they were;
-#   6. a full disk, as a file size limit on the daemon (ulimit -f: writes fail with EFBIG; the
-#      daemon ignores SIGXFSZ): a PCE save and a key save that do not fit fail the request with
-#      "File too large" and the file named, leave nothing under the final name and no temporary
-#      file, and the daemon keeps proving what fits and exits cleanly on SIGTERM.
+#   6. a full disk, twice: as a file size limit on the daemon (ulimit -f: writes fail with EFBIG;
+#      the daemon ignores SIGXFSZ), then for real, the data directory on a small tmpfs (ENOSPC;
+#      needs root and mount, else skipped with a NOTE saying why): a PCE save and a key save that
+#      do not fit fail the request with "File too large" or "No space left on device" and the file
+#      named, leave nothing under the final name and no temporary file, and the daemon keeps
+#      proving what fits and exits cleanly on SIGTERM.
 # A kill "mid-save" freezes the daemon (SIGSTOP) as soon as the temporary file appears and kills
 # it only if the file is still there, so the kill lands inside the save (else it tries again).
 # Usage: daemon_fault_test.sh ci|full PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
@@ -37,8 +39,20 @@ else
   rounds=1
 fi
 data="$tmp/data"
-# SIGKILL at exit: a daemon left frozen (SIGSTOP) by a failure would ignore e2e_lib's SIGTERM.
-trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+# SIGKILL at exit: a daemon left frozen (SIGSTOP) by a failure would ignore e2e_lib's SIGTERM. The
+# daemon must be gone before the tmpfs of the full-disk case can be unmounted.
+mounted=
+cleanup() {
+  if [ -n "$pid" ]; then
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  fi
+  [ -z "$mounted" ] || umount "$mounted" || umount -l "$mounted"
+  [ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cat >"$tmp/cuzk.toml" <<EOF
 [srs]
 allow_test_keys = true
@@ -57,29 +71,12 @@ bad() {
   fail=1
 }
 
-# The daemon as start_daemon starts it, optionally under a file size limit (KiB, ulimit -f).
-start_limited() {
-  local limit=$1
-  rm -f "$tmp/daemon.out"
-  (
-    ulimit -f "$limit"
-    exec "$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$data" >"$tmp/daemon.out" 2>>"$tmp/daemon.log"
-  ) &
-  pid=$!
-  for _ in $(seq 1 600); do
-    grep -q "^listening" "$tmp/daemon.out" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  grep -q '^listening' "$tmp/daemon.out" || { echo "FAIL: the daemon did not start:"; tail -20 "$tmp/daemon.log"; exit 1; }
-}
-# Restarts append to one log, with a marker, so that each start's lines can be told apart.
+# e2e_lib's start_daemon truncates $tmp/daemon.log; the earlier starts' lines go to daemons.log,
+# for a look afterwards (KEEP=1). LIMIT as start_daemon's.
 restart() {
-  echo "=== start $((++starts)) ===" >>"$tmp/daemon.log"
-  start_limited unlimited
+  [ ! -f "$tmp/daemon.log" ] || cat "$tmp/daemon.log" >>"$tmp/daemons.log"
+  start_daemon "$@"
 }
-starts=0
-log_since_start() { awk -v n="=== start $starts ===" 'found; $0 == n {found = 1}' "$tmp/daemon.log"; }
 
 sigkill_daemon() {
   kill -KILL "$pid" 2>/dev/null
@@ -163,7 +160,7 @@ check_killed_client() {
 # After a restart: the killed save's temporary files removed and logged, none left.
 check_temps_removed() {
   local what=$1 n
-  n=$(log_since_start | grep -c "stale_temp_file_removed")
+  n=$(grep -c "stale_temp_file_removed" "$tmp/daemon.log")
   [ "$n" -ge 1 ] || bad "$what: the restarted daemon removed no temporary file"
   [ -z "$(temp_files)" ] || bad "$what: temporary files left: $(temp_files)"
 }
@@ -287,7 +284,7 @@ for r in $(seq 1 "$rounds"); do
     while kill -0 "$cpid" 2>/dev/null; do
       holds_open "$params" || continue
       freeze
-      if holds_open "$params" && ! log_since_start | grep -q "srs_loaded"; then
+      if holds_open "$params" && ! grep -q "srs_loaded" "$tmp/daemon.log"; then
         caught=1
         break
       fi
@@ -354,32 +351,61 @@ fds1=$(fd_count)
 note "client gone: fds $fds0 -> $fds1"
 stop_daemon
 
-# ---- 6: a full disk (a file size limit on the daemon) ----
+# ---- 6: a full disk ----
 
-# Limit 192 KiB: chain:2^6's PCE and keys fit, chain:2^10's PCE fits and its keys (~600 KiB) do
-# not, chain:2^13's PCE (~600 KiB) does not.
+# With the daemon just started on an empty data directory where a file of ~200 KiB still fits and
+# one of ~600 KiB does not: chain:2^13's PCE save (~600 KiB) and chain:2^10's key save (~600 KiB;
+# its PCE fits) fail their requests with ERROR and the file's path, leave nothing under the final
+# name and no temporary file, and the daemon keeps proving what fits (chain:2^6) and exits cleanly
+# on SIGTERM.
+check_full_disk() {
+  local what=$1 error=$2 c want
+  for c in chain:2^13 chain:2^10; do
+    case $c in chain:2^13) want='pce/chain_8192\.pce' ;; *) want='params/chain_1024\.params' ;; esac
+    if "$bench" -a "$sock" single --circuit "$c" --partitions 1 --proof-out "$tmp/full.bin" >"$tmp/full-$c.log" 2>&1; then
+      bad "$what: a proof of $c whose $want save cannot fit succeeded"
+    fi
+    if ! grep -q "$error" "$tmp/full-$c.log" || ! grep -q "$want" "$tmp/full-$c.log"; then
+      bad "$what: $c: no clear error ($error, the $want file): $(tail -2 "$tmp/full-$c.log")"
+    fi
+    kill -0 "$pid" 2>/dev/null || { echo "FAIL: $what: the daemon died"; tail -20 "$tmp/daemon.log"; exit 1; }
+  done
+  note "$what: the error for chain:2^10: $(grep -o "[^ ]*\.params[^ ]*: .*" "$tmp/full-chain:2^10.log" | head -1)"
+  [ -z "$(temp_files)" ] || bad "$what: temporary files left: $(temp_files)"
+  [ -z "$(find "$data/pce" -name '*8192*' 2>/dev/null)" ] || bad "$what: chain:2^13's PCE exists under a final name"
+  [ -z "$(find "$data/params" -name '*1024*' 2>/dev/null)" ] || bad "$what: chain:2^10's keys exist under a final name"
+  for p in "$data"/pce/*.pce; do
+    "$cuzk" pce verify "$p" >/dev/null 2>&1 || bad "$what: $p does not verify"
+  done
+  prove_ok chain:2^6 "$tmp/full-small.log"
+  stop_daemon
+  note "$what done"
+}
+
+# A file size limit of 192 KiB on the daemon (ulimit -f: writes past it fail with EFBIG): no
+# privileges needed, so it runs everywhere.
 rm -rf "$data"
-echo "=== start $((++starts)) (ulimit -f 192) ===" >>"$tmp/daemon.log"
-start_limited 192
-for c in chain:2^13 chain:2^10; do
-  case $c in chain:2^13) want='\.pce' ;; *) want='\.params' ;; esac
-  if "$bench" -a "$sock" single --circuit "$c" --partitions 1 --proof-out "$tmp/full.bin" >"$tmp/full-$c.log" 2>&1; then
-    bad "disk full: a proof of $c whose $want save cannot fit succeeded"
-  fi
-  if ! grep -q "File too large" "$tmp/full-$c.log" || ! grep -q "$want" "$tmp/full-$c.log"; then
-    bad "disk full: $c: no clear error (File too large, the $want file): $(tail -2 "$tmp/full-$c.log")"
-  fi
-  kill -0 "$pid" 2>/dev/null || { echo "FAIL: the daemon died at the file size limit"; tail -20 "$tmp/daemon.log"; exit 1; }
-done
-[ -z "$(temp_files)" ] || bad "disk full: temporary files left: $(temp_files)"
-stem13=$(find "$data/pce" -name '*8192*' 2>/dev/null)
-[ -z "$stem13" ] || bad "disk full: chain:2^13's PCE exists under a final name: $stem13"
-[ -z "$(find "$data/params" -name '*1024*' 2>/dev/null)" ] || bad "disk full: chain:2^10's keys exist under a final name"
-for p in "$data"/pce/*.pce; do
-  "$cuzk" pce verify "$p" >/dev/null 2>&1 || bad "disk full: $p does not verify"
-done
-prove_ok chain:2^6 "$tmp/full-small.log"
-stop_daemon
-note "disk full done"
+restart 192
+check_full_disk "disk full (file size limit)" "File too large"
+
+# A real full disk (ENOSPC): the data directory on a 384 KiB tmpfs, where chain:2^10's PCE and
+# chain:2^6's files fit. Mounting needs root with CAP_SYS_ADMIN; without, this case is skipped (said
+# so below) and the file size limit above stands in for it.
+rm -rf "$data"
+mkdir -p "$data"
+why=
+if [ "$(id -u)" -ne 0 ]; then
+  why="not root"
+elif ! out=$(mount -t tmpfs -o size=384k,mode=0755 cuzk-faults "$data" 2>&1); then
+  why="mount -t tmpfs failed: ${out%%$'\n'*}"
+else
+  mounted=$data
+  restart
+  # The error says how much the file needs and how much is free: what the user has to free.
+  check_full_disk "disk full (tmpfs, ENOSPC)" "MiB free on its file system (temporary file .*): No space left on device"
+  umount "$data" && mounted=
+  [ -z "$mounted" ] || bad "disk full (tmpfs): cannot unmount $mounted"
+fi
+[ -z "$why" ] || echo "NOTE: the full-disk case on a tmpfs (ENOSPC) was NOT run ($why); only the file size limit case ran"
 
 finish "daemon.faults ($mode)"

@@ -4,7 +4,8 @@
 # afterwards) and an EXIT trap that kills a daemon still running and removes $tmp. Then:
 #   run WANT_RC LOG CMD...   runs CMD, output to LOG; a different exit code fails the test
 #   expect_in LOG TEXT WHAT  LOG must contain TEXT
-#   start_daemon             a daemon on $sock with $tmp/cuzk.toml and $tmp/data, waits for it
+#   start_daemon [LIMIT]     a daemon on $sock with $tmp/cuzk.toml and $tmp/data, waits for it;
+#                            LIMIT: a file size limit on it (ulimit -f, KiB)
 #   stop_daemon              SIGTERM; it must drain and exit 0
 #   finish NAME              "NAME passed", or "NAME FAILED" and exit 1 after any failure
 cuzk=$1
@@ -33,13 +34,17 @@ expect_in() {
 }
 
 start_daemon() {
+  local limit=${1:-}
   rm -f "$tmp/daemon.out"  # not the last daemon's "listening"
-  "$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$tmp/data" >"$tmp/daemon.out" 2>"$tmp/daemon.log" &
+  (
+    [ -z "$limit" ] || ulimit -f "$limit" || exit 1
+    exec "$daemon" --config "$tmp/cuzk.toml" --listen "$sock" --data-dir "$tmp/data" >"$tmp/daemon.out" 2>"$tmp/daemon.log"
+  ) &
   pid=$!
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 1200); do
     grep -q "^listening" "$tmp/daemon.out" 2>/dev/null && break
     kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
+    sleep 0.05
   done
   grep -q '^listening' "$tmp/daemon.out" || { echo "FAIL: the daemon did not start:"; tail -20 "$tmp/daemon.log"; exit 1; }
 }

@@ -768,16 +768,32 @@ TEST(Engine, StatusReportsEachJobsProofKind) {
   EXPECT_EQ(engine.await(s.value->job_id, 0ms)->status, JobStatus::Cancelled);
 }
 
-TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
+// Two fake devices, with both prover workers kept busy (two synthesis workers, lookahead 4) so
+// that device 0 takes partitions too.
+struct TwoBusyDevices {
   TempDir dir;
-  Config cfg = test_config(dir.str(), 2);
-  cfg.synthesis.lookahead = 4;
   std::map<int, FakeDevice> devs;
-  Engine engine(cfg, fake_devices({0, 1}, devs));
-  engine.start();
-  ASSERT_TRUE(engine.preload_srs("chain:2^10").ok());  // keys and PCE: the GPU path from the start
-  const JobResult r = prove_now(engine, "chain:2^10", 6, 1);
-  expect_valid(engine, r, "chain:2^10");
+  Engine engine{config(dir.str()), fake_devices({0, 1}, devs)};
+
+  static Config config(const std::string& dir) {
+    Config cfg = test_config(dir, 2);
+    cfg.synthesis.lookahead = 4;
+    return cfg;
+  }
+  // Starts the engine (a test sets its faults on `devs` first), makes the keys and PCE before the
+  // job (the GPU path from its first partition) and proves; the proof must verify.
+  void start_and_prove(const std::string& circuit, size_t partitions, uint64_t salt) {
+    engine.start();
+    ASSERT_TRUE(engine.preload_srs(circuit).ok());
+    expect_valid(engine, prove_now(engine, circuit, partitions, salt), circuit);
+  }
+};
+
+TEST(EngineGpuPool, PartitionsRunOnEveryDeviceAndProofsVerify) {
+  TwoBusyDevices t;
+  Engine& engine = t.engine;
+  std::map<int, FakeDevice>& devs = t.devs;
+  t.start_and_prove("chain:2^10", 6, 1);
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}") +
                 metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"),
             6);
@@ -823,16 +839,11 @@ TEST(EngineGpuPool, AWitnessWaitingForTheOthersKernelsIsNotDeviceTime) {
 }
 
 TEST(EngineGpuPool, ADeviceErrorIsRetriedOnTheOtherDevice) {
-  TempDir dir;
-  std::map<int, FakeDevice> devs;
-  Config cfg = test_config(dir.str(), 2);
-  cfg.synthesis.lookahead = 4;  // both prover workers stay busy, so device 0's takes partitions
-  Engine engine(cfg, fake_devices({0, 1}, devs));
+  TwoBusyDevices t;
+  Engine& engine = t.engine;
+  std::map<int, FakeDevice>& devs = t.devs;
   devs[0].fail_calls = -1;  // device 0 always fails
-  engine.start();
-  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
-  const JobResult r = prove_now(engine, "chain:2^9", 8, 2);
-  expect_valid(engine, r, "chain:2^9");
+  t.start_and_prove("chain:2^9", 8, 2);
   // Every partition ended on device 1; those that tried device 0 first were counted as errors.
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:1\"}"), 8);
   EXPECT_EQ(metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}"), 0);
@@ -867,16 +878,11 @@ TEST(EngineGpuPool, AnErrorMidBatchIsRetriedOnTheCpuAndCounted) {
 // A device lost mid-batch (every call from its second on fails): its partitions move to the other
 // device, none to the CPU, and every error is one retry.
 TEST(EngineGpuPool, ADeviceLostMidBatchHandsItsPartitionsToTheOther) {
-  TempDir dir;
-  std::map<int, FakeDevice> devs;
-  Config cfg = test_config(dir.str(), 2);
-  cfg.synthesis.lookahead = 4;  // both prover workers stay busy, so device 0's takes partitions
-  Engine engine(cfg, fake_devices({0, 1}, devs));
+  TwoBusyDevices t;
+  Engine& engine = t.engine;
+  std::map<int, FakeDevice>& devs = t.devs;
   devs[0].fail_call = [](int call) { return call >= 2; };
-  engine.start();
-  ASSERT_TRUE(engine.preload_srs("chain:2^9").ok());
-  const JobResult r = prove_now(engine, "chain:2^9", 8, 22);
-  expect_valid(engine, r, "chain:2^9");
+  t.start_and_prove("chain:2^9", 8, 22);
   EXPECT_GE(devs[0].calls, 2) << "device 0 never met its failure";
   const double on0 = metric(engine, "cuzk_partitions_proved_total{backend=\"gpu:0\"}");
   EXPECT_EQ(on0, 1);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -809,6 +810,49 @@ TEST_F(PceFile, AtomicFileCommitAndAbandon) {
   EXPECT_EQ(fs::file_size(p), 20000u);
   EXPECT_EQ(dir_entries(dir_), std::vector<std::string>{"a.bin"});
   EXPECT_THROW(AtomicFile(path("missing/x")), std::runtime_error);
+}
+
+// A file that does not fit fails with an error naming it, the size wanted and the errno text, and
+// leaves nothing behind. A full disk (ENOSPC) needs a small file system to fill (daemon.faults mounts
+// a tmpfs where it may); a file size limit (RLIMIT_FSIZE, EFBIG, SIGXFSZ ignored as the daemon
+// does) takes the same paths without privileges.
+TEST_F(PceFile, AtomicFileThatDoesNotFitFailsClearlyAndLeavesNothing) {
+  struct Limit {
+    rlimit old{};
+    struct sigaction old_action {};
+    Limit() {
+      ::getrlimit(RLIMIT_FSIZE, &old);
+      rlimit small = old;
+      small.rlim_cur = std::min<rlim_t>(old.rlim_max, 64 << 10);
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      ::sigaction(SIGXFSZ, &ignore, &old_action);
+      ::setrlimit(RLIMIT_FSIZE, &small);
+    }
+    ~Limit() {
+      ::setrlimit(RLIMIT_FSIZE, &old);
+      ::sigaction(SIGXFSZ, &old_action, nullptr);
+    }
+  };
+  const std::string p = path("big.params");
+  auto error_of = [&](const std::function<void(AtomicFile&)>& op) -> std::string {
+    Limit limit;
+    try {
+      AtomicFile f(p);
+      op(f);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string allocated = error_of([](AtomicFile& f) { f.allocate(3 << 19); });
+  EXPECT_EQ(allocated.rfind(p + ": cannot allocate 1.5 MiB (temporary file " + path(".big.params.tmp-"), 0), 0u)
+      << allocated;
+  EXPECT_NE(allocated.find(std::strerror(EFBIG)), std::string::npos) << allocated;
+  const std::string written = error_of([](AtomicFile& f) { f.write(Bytes(128 << 10, std::byte{1})); });
+  EXPECT_EQ(written.rfind(p + ": write error (temporary file " + path(".big.params.tmp-"), 0), 0u) << written;
+  EXPECT_NE(written.find(std::strerror(EFBIG)), std::string::npos) << written;
+  EXPECT_TRUE(dir_entries(dir_).empty());
 }
 
 // remove_stale_temp_files removes only AtomicFile's temporary files whose writer is gone: never

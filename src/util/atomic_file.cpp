@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,6 +26,13 @@ std::string dir_of(const std::string& path) {
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
+}
+
+// "12.3 MiB": a size for an error message.
+std::string mib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return buf;
 }
 
 }  // namespace
@@ -67,7 +75,15 @@ void AtomicFile::fail(const char* what, int err) const {
 void AtomicFile::allocate(uint64_t bytes) {
   if (::fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) == 0) return;
   const int err = errno;
-  if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL) fail("cannot allocate space", err);
+  if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL) {
+    // How much is needed, and on a full disk how much there is: what the user has to free.
+    std::string what = "cannot allocate " + mib(bytes);
+    struct statvfs vfs {};
+    if ((err == ENOSPC || err == EDQUOT) && ::fstatvfs(fd_, &vfs) == 0) {
+      what += ", " + mib(static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize) + " free on its file system";
+    }
+    fail(what.c_str(), err);
+  }
   if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) fail("cannot set the file size", errno);
 }
 
