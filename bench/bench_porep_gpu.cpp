@@ -7,7 +7,8 @@
 // stage's time is representative; the proof itself is not checked (it cannot verify against a key
 // with no setup behind it). Correctness of the same code is covered at 2 KiB-512 MiB by the GPU
 // tests and the verified daemon runs.
-//   bench_porep_gpu [SIZE=32GiB] [--reps N] [--g2-cpu] [--device D]
+//   bench_porep_gpu [SIZE=32GiB] [--reps N] [--g2-cpu] [--device D] [--overlap-h 0|1|ab]
+// (--overlap-h: GpuProverOptions::overlap_h; ab: a prover without it, then one with it, in one run)
 // One JSON object per line: step, wall seconds, sizes; the stages of each rep.
 #include <chrono>
 #include <cstdio>
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   std::string size = "32GiB";
   int reps = 3, device = 0;
   bool g2_cpu = false;
+  std::vector<bool> overlaps{true};
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       reps = std::stoi(argv[++i]);
@@ -65,10 +67,13 @@ int main(int argc, char** argv) {
       device = std::stoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--g2-cpu") == 0) {
       g2_cpu = true;
+    } else if (std::strcmp(argv[i], "--overlap-h") == 0 && i + 1 < argc) {
+      const std::string v = argv[++i];
+      overlaps = v == "ab" ? std::vector<bool>{false, true} : std::vector<bool>{v != "0"};
     } else if (argv[i][0] != '-') {
       size = argv[i];
     } else {
-      std::fprintf(stderr, "usage: bench_porep_gpu [SIZE] [--reps N] [--g2-cpu] [--device D]\n");
+      std::fprintf(stderr, "usage: bench_porep_gpu [SIZE] [--reps N] [--g2-cpu] [--device D] [--overlap-h 0|1|ab]\n");
       return 2;
     }
   }
@@ -111,20 +116,26 @@ int main(int argc, char** argv) {
         ", \"m\": " + std::to_string(m) + ", \"h\": " + std::to_string(pk.h.size()) + ", \"l\": " +
             std::to_string(pk.l.size()) + ", \"a\": " + std::to_string(pk.a.size()) + ", \"b\": " + std::to_string(b));
 
-    Timer tu;
-    gpu::GpuProver prover(pk, p, {.device = device, .b_g2_on_gpu = !g2_cpu, .pool = &pool});
-    row("gpu_prover_upload", tu, ", \"device_memory\": \"" + prover.memory().describe() + "\"");
-    for (int r = 0; r < reps; ++r) {
-      groth16::ProveTimings t;
-      Timer tr;
-      const groth16::ProofMsms msms = prover.stage1(w.inputs, w.aux, &t);
-      (void)msms;
-      char buf[512];
-      std::snprintf(buf, sizeof buf,
-                    ", \"rep\": %d, \"upload_matvec_s\": %.3f, \"h_s\": %.3f, \"msm_h_s\": %.3f, \"msm_l_s\": %.3f, "
-                    "\"msm_a_s\": %.3f, \"msm_b_g1_s\": %.3f, \"msm_b_g2_s\": %.3f",
-                    r, t.matvec_s, t.h_poly_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b_g1_s, t.msm_b_g2_s);
-      row("device_stage", tr, buf);
+    for (const bool overlap : overlaps) {
+      Timer tu;
+      gpu::GpuProver prover(pk, p, {.device = device, .b_g2_on_gpu = !g2_cpu, .pool = &pool, .overlap_h = overlap});
+      row("gpu_prover_upload", tu,
+          ", \"device_memory\": \"" + prover.memory().describe() +
+              "\", \"overlap_h\": " + (overlap ? "true" : "false"));
+      for (int r = 0; r < reps; ++r) {
+        groth16::ProveTimings t;
+        Timer tr;
+        const groth16::ProofMsms msms = prover.stage1(w.inputs, w.aux, &t);
+        (void)msms;
+        char buf[512];
+        std::snprintf(
+            buf, sizeof buf,
+            ", \"overlap_h\": %s, \"rep\": %d, \"upload_s\": %.3f, \"matvec_s\": %.3f, \"h_s\": %.3f, "
+            "\"msm_h_s\": %.3f, \"msm_l_s\": %.3f, \"msm_a_s\": %.3f, \"msm_b_g1_s\": %.3f, \"msm_b_g2_s\": %.3f",
+            overlap ? "true" : "false", r, t.upload_s, t.matvec_s, t.h_poly_s, t.msm_h_s, t.msm_l_s, t.msm_a_s,
+            t.msm_b_g1_s, t.msm_b_g2_s);
+        row("device_stage", tr, buf);
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_porep_gpu: %s\n", e.what());

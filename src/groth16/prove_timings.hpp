@@ -8,7 +8,8 @@ namespace cuzk::groth16 {
 struct ProveTimings {
   double upload_s = 0;  // GPU: the witness into pinned memory and queued for the device (host time)
   double matvec_s = 0;  // a, b, c = A·z, B·z, C·z (snarkjs: A·w, B·w, a∘b), with the witness checks
-  double h_poly_s = 0;  // the NTTs and pointwise work that give H's coefficients
+  double h_poly_s = 0;  // the NTTs and pointwise work that give H's coefficients (GPU: device time,
+                        // beside the l, a, b_g1 MSMs with GpuProverOptions::overlap_h)
   double msm_h_s = 0;   // the five MSMs (snarkjs on the CPU: C and H as one MSM, counted here)
   double msm_l_s = 0;   // snarkjs: the C query
   double msm_a_s = 0;

@@ -1,7 +1,8 @@
 // The GPU prover backend against the CPU prover (label gpu; skipped without a device):
 //   - built-in circuits 2^10..2^14, 0/1-heavy (filecoin-like) and full-width (chain) witnesses:
 //     each of the five MSM sums equals the CPU's, and with the same r, s the proof's bytes are
-//     identical; the verifier accepts it; the same with the G2 MSM on the CPU;
+//     identical; the verifier accepts it; the same with the G2 MSM on the CPU, with window tables,
+//     and with H run before the MSMs instead of beside them;
 //   - several witnesses through one GpuProver (device buffers reused), and from three threads at
 //     once through two witness slots; a prover without a Pce
 //     (shape only) proves from host a, b, c;
@@ -67,11 +68,13 @@ class GpuProverCircuits : public ::testing::TestWithParam<Case> {
 TEST_P(GpuProverCircuits, SameBytesAsTheCpuProver) {
   CUZK_REQUIRE_GPU();
   const auto& f = fixture();
-  // (G2 on the GPU, window table bits): plain, G2 on the CPU, precomputed MSM window tables.
-  for (auto [g2_on_gpu, table] : {std::pair{true, 0u}, std::pair{false, 0u}, std::pair{true, 9u}}) {
+  // (G2 on the GPU, window table bits, H beside the MSMs): plain, G2 on the CPU, precomputed MSM
+  // window tables, H before the MSMs.
+  for (auto [g2_on_gpu, table, overlap] : {std::tuple{true, 0u, true}, std::tuple{false, 0u, true},
+                                           std::tuple{true, 9u, true}, std::tuple{true, 0u, false}}) {
     SCOPED_TRACE(std::string(g2_on_gpu ? "G2 MSM on the GPU" : "G2 MSM on the CPU") + ", table bits " +
-                 std::to_string(table));
-    gpu::GpuProver prover(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu, .msm_table_bits = table});
+                 std::to_string(table) + (overlap ? ", H beside the MSMs" : ", H first"));
+    gpu::GpuProver prover(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu, .msm_table_bits = table, .overlap_h = overlap});
     const auto w = f.witness(7);
     const auto [r, s] = test::fixed_rs(9);
     groth16::ProveTimings t;

@@ -133,6 +133,7 @@ struct GpuProver::Impl {
   std::mutex kernels_mu;  // one witness's kernels at a time: abc, the MSM engines and `stream`
   std::shared_ptr<const GpuDomain> domain;
   std::optional<Stream> stream;
+  std::optional<Event> h_start, h_end;  // around H on `stream`: its device time when overlapping
   std::optional<G1Msm> g1;
   std::optional<G2Msm> g2;
   std::atomic<unsigned> fail_next{0};
@@ -195,6 +196,8 @@ struct GpuProver::Impl {
     }
     domain = GpuDomain::get(log_m, poly::RootConvention::Zcash);  // twiddles built now, not in the first proof
     stream.emplace();
+    h_start.emplace();
+    h_end.emplace();
     g1.emplace();
     if (opt.b_g2_on_gpu) g2.emplace();
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
@@ -227,14 +230,16 @@ struct GpuProver::Impl {
     }
   }
 
-  ec::G2 b_g2_msm(const Fr* z, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+  // `after`: a stream whose queued work the device MSM waits for first.
+  ec::G2 b_g2_msm(const Fr* z, cudaStream_t after, std::span<const Fr> inputs, std::span<const Fr> aux,
+                  ProveTimings* t) {
     Stopwatch sw;
     ec::G2 r;
     if (opt.b_g2_on_gpu) {
       CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
-      r = g2->run_device(b2.view(0, b_inputs), z, shape.num_inputs, {.density = &shape.b_input_density}, *stream) +
+      r = g2->run_device(b2.view(0, b_inputs), z, shape.num_inputs, {.density = &shape.b_input_density}, after) +
           g2->run_device(b2.view(b_inputs, b_aux), z + shape.num_inputs, shape.num_aux,
-                         {.density = &shape.b_aux_density}, *stream);
+                         {.density = &shape.b_aux_density}, after);
     } else {
       ThreadPool& pool = opt.pool ? *opt.pool : ThreadPool::global();
       const std::span<const ec::G2Affine> pts = b_g2_host;
@@ -298,18 +303,18 @@ struct GpuProver::Impl {
     add_time(t, &ProveTimings::upload_s, sw.lap());
     std::lock_guard kernels_lock(kernels_mu);
     add_time(t, &ProveTimings::device_wait_s, sw.lap());
-    return kernels((*slot).z.data());
+    return kernels(*slot);
   }
 
   ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
     if (!pce) throw std::logic_error("GpuProver::stage1: this prover has no Pce; use stage1_abc");
-    return with_witness(inputs, aux, t, [&](const Fr* z) {
+    return with_witness(inputs, aux, t, [&](Slot& slot) {
       Stopwatch sw;
       Fr* d_a = abc.data();
-      pce->matvec(z, d_a, d_a + m, d_a + 2 * m, m, *stream);
+      pce->matvec(slot.z.data(), d_a, d_a + m, d_a + 2 * m, m, *stream);
       stream->sync();
       add_time(t, &ProveTimings::matvec_s, sw.lap());
-      return h_and_msms(z, inputs, aux, t);
+      return h_and_msms(slot, inputs, aux, t);
     });
   }
 
@@ -321,7 +326,7 @@ struct GpuProver::Impl {
                                   " elements each (got " + std::to_string(a_in.size()) + ", " +
                                   std::to_string(b_in.size()) + ", " + std::to_string(c_in.size()) + ")");
     }
-    return with_witness(inputs, aux, t, [&](const Fr* z) {
+    return with_witness(inputs, aux, t, [&](Slot& slot) {
       Stopwatch sw;
       const std::span<const Fr> parts[3] = {a_in, b_in, c_in};
       for (size_t k = 0; k < 3; ++k) {
@@ -332,35 +337,49 @@ struct GpuProver::Impl {
       }
       stream->sync();
       add_time(t, &ProveTimings::matvec_s, sw.lap());
-      return h_and_msms(z, inputs, aux, t);
+      return h_and_msms(slot, inputs, aux, t);
     });
   }
 
-  // H from a, b, c in abc, then the five MSMs.
-  ProofMsms h_and_msms(const Fr* z, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
+  // H from a, b, c in abc, and the five MSMs. The l, a and b_g1 MSMs (and G2) need only z: with
+  // opt.overlap_h they run while H's transforms do (the NTTs leave issue slots idle, the MSMs are
+  // multiplication-bound), and the h MSM follows H. `slot.copy` is idle: the MSMs that need only z
+  // wait on it (z is there), the h MSM on `stream` (H is there). h_poly_s is then H's device time.
+  ProofMsms h_and_msms(Slot& slot, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
     const cudaStream_t s = *stream;
+    const Fr* z = slot.z.data();
     const uint64_t ni = shape.num_inputs, na = shape.num_aux;
     Fr* d_a = abc.data();
     Fr* d_b = d_a + m;
     Fr* d_c = d_b + m;
+    const cudaStream_t z_ready = opt.overlap_h ? cudaStream_t{slot.copy} : s;
     Stopwatch sw;
+    h_start->record(s);
     compute_h(d_a, d_b, d_c, log_m, poly::RootConvention::Zcash, s);
-    stream->sync();
-    add_time(t, &ProveTimings::h_poly_s, sw.lap());
+    h_end->record(s);
+    if (!opt.overlap_h) {
+      stream->sync();
+      add_time(t, &ProveTimings::h_poly_s, sw.lap());
+    }
 
     // G2 concurrently (its own stream, or the CPU) with the G1 MSMs on this thread.
-    std::future<ec::G2> g2_done = std::async(std::launch::async, [&] { return b_g2_msm(z, inputs, aux, t); });
+    std::future<ec::G2> g2_done = std::async(std::launch::async, [&] { return b_g2_msm(z, z_ready, inputs, aux, t); });
     ProofMsms out;
+    out.l = g1->run_device(l.view(), z + ni, na, {}, z_ready);
+    add_time(t, &ProveTimings::msm_l_s, sw.lap());
+    out.a = g1->run_device(a.view(0, ni), z, ni, {}, z_ready) +
+            g1->run_device(a.view(ni, a_aux), z + ni, na, {.density = &shape.a_aux_density}, z_ready);
+    add_time(t, &ProveTimings::msm_a_s, sw.lap());
+    out.b_g1 = g1->run_device(b1.view(0, b_inputs), z, ni, {.density = &shape.b_input_density}, z_ready) +
+               g1->run_device(b1.view(b_inputs, b_aux), z + ni, na, {.density = &shape.b_aux_density}, z_ready);
+    add_time(t, &ProveTimings::msm_b_g1_s, sw.lap());
+    if (opt.overlap_h) {
+      stream->sync();
+      add_time(t, &ProveTimings::h_poly_s, 1e-3 * h_end->elapsed_ms_since(*h_start));
+      sw.lap();
+    }
     out.h = g1->run_device(h.view(), d_a, m - 1, {}, s);
     add_time(t, &ProveTimings::msm_h_s, sw.lap());
-    out.l = g1->run_device(l.view(), z + ni, na, {}, s);
-    add_time(t, &ProveTimings::msm_l_s, sw.lap());
-    out.a = g1->run_device(a.view(0, ni), z, ni, {}, s) +
-            g1->run_device(a.view(ni, a_aux), z + ni, na, {.density = &shape.a_aux_density}, s);
-    add_time(t, &ProveTimings::msm_a_s, sw.lap());
-    out.b_g1 = g1->run_device(b1.view(0, b_inputs), z, ni, {.density = &shape.b_input_density}, s) +
-               g1->run_device(b1.view(b_inputs, b_aux), z + ni, na, {.density = &shape.b_aux_density}, s);
-    add_time(t, &ProveTimings::msm_b_g1_s, sw.lap());
     out.b_g2 = g2_done.get();
     return out;
   }

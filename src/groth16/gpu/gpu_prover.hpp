@@ -46,6 +46,9 @@ struct GpuProverOptions {
   // memory and DMA: 0.14 s of a 1.57 s device stage at 32 GiB) overlaps this one's kernels, for one
   // more z on the device and one more pinned staging buffer on the host (4.2 GB each at 32 GiB).
   unsigned witness_slots = 1;
+  // H's transforms run while the l, a and b_g1 MSMs (and G2) do, which need only the witness; the
+  // h MSM follows H. false: H, then the MSMs one after another (to compare).
+  bool overlap_h = true;
 };
 
 // What the prover will hold on the device, by part (bytes).
