@@ -21,5 +21,4 @@ for path in sys.argv[1:]:
     d = r.get('device_stage_p50_ms')
     if d and p and p.get('partitions'):
         print(f"  device stage parts p50: upload {d['upload']} | matvec {d['matvec']} | H {d['h']} | "
-              f"G1 MSMs {d['msm_g1']} | G2 MSM {d['msm_g2']} ms (on a GPU G2 runs beside the G1 MSMs, "
-              f"H beside the l, a, b_g1 MSMs)")
+              f"G1 MSMs {d['msm_g1']} | G2 MSM {d['msm_g2']} ms (on a GPU G2 runs beside the G1 MSMs)")

@@ -97,8 +97,9 @@ struct PartitionTiming {
   // counted neither here nor in prove_start_ms (it is time waiting for the prover).
   double prove_start_ms = 0, prove_ms = 0;
   // The device stage's parts: the witness's upload (host copy and DMA), MatVec, H, the G1 MSMs,
-  // and the G2 MSM. On a GPU the G2 MSM runs beside the G1 MSMs, and H beside the l, a and b_g1
-  // MSMs (its device time): there the parts add up to more than the stage.
+  // and the G2 MSM. On a GPU the G2 MSM runs beside the G1 MSMs (and with
+  // gpu::GpuProverOptions::overlap_h, H beside the l, a and b_g1 MSMs: there the parts add up to
+  // more than the stage).
   double upload_ms = 0, matvec_ms = 0, h_ms = 0, msm_g1_ms = 0, msm_g2_ms = 0;
   double device_wait_ms = 0;
   double finalize_start_ms = 0, finalize_ms = 0;

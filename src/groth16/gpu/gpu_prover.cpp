@@ -343,7 +343,8 @@ struct GpuProver::Impl {
 
   // H from a, b, c in abc, and the five MSMs. The l, a and b_g1 MSMs (and G2) need only z: with
   // opt.overlap_h they run while H's transforms do (the NTTs leave issue slots idle, the MSMs are
-  // multiplication-bound), and the h MSM follows H. `slot.copy` is idle: the MSMs that need only z
+  // multiplication-bound: the hope; measured, the MSMs lost more than H gained), and the h MSM
+  // follows H. `slot.copy` is idle: the MSMs that need only z
   // wait on it (z is there), the h MSM on `stream` (H is there). h_poly_s is then H's device time.
   ProofMsms h_and_msms(Slot& slot, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
     const cudaStream_t s = *stream;

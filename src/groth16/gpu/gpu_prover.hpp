@@ -46,9 +46,11 @@ struct GpuProverOptions {
   // memory and DMA: 0.14 s of a 1.57 s device stage at 32 GiB) overlaps this one's kernels, for one
   // more z on the device and one more pinned staging buffer on the host (4.2 GB each at 32 GiB).
   unsigned witness_slots = 1;
-  // H's transforms run while the l, a and b_g1 MSMs (and G2) do, which need only the witness; the
-  // h MSM follows H. false: H, then the MSMs one after another (to compare).
-  bool overlap_h = true;
+  // true: H's transforms run while the l, a and b_g1 MSMs (and G2) do, which need only the
+  // witness; the h MSM follows H. Off by default: at 32 GiB on an H200 the MSM beside H slowed
+  // down by more than H's time (1.513-1.526 s a stage against 1.490-1.499 s in one process;
+  // BENCHMARKS.md), though a daemon run with it on, on another machine, was 3 % faster.
+  bool overlap_h = false;
 };
 
 // What the prover will hold on the device, by part (bytes).
