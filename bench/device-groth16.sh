@@ -13,7 +13,7 @@ export CUZK_VECTORS_DIR=$PWD/tests/vectors
 C="$B"/apps/cuzk/cuzk
 { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; } | tee "$OUT/machine.txt"
 fails=0
-for t in "$B"/tests/test_setup "$B"/tests/test_prover "$B"/tests/test_prover_zkey "$B"/tests/test_verifier "$B"/tests/test_params_file; do
+for t in "$B"/tests/test_groth16 "$B"/tests/test_groth16_io; do
   [ -x "$t" ] || continue
   if "$t" --gtest_brief=1 >"$OUT/tests.log" 2>&1; then echo "pass $(basename "$t")"; else echo "FAIL $(basename "$t")"; tail -30 "$OUT/tests.log"; fails=$((fails + 1)); fi
 done

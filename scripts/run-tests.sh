@@ -3,8 +3,8 @@
 # build-ci) and its tests (label cpu, without slow), the live @noble/curves cross-check, and a clang
 # build under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan; the code that handles
 # outside input or is shared between threads instrumented) with the tests marked SANITIZE in
-# tests/CMakeLists.txt and the libFuzzer targets (fuzz/: their corpora replayed as tests, then a few
-# seconds of fuzzing each). Prints a table of its phases at the end and warns when the total is over
+# tests/CMakeLists.txt and the libFuzzer targets (fuzz/: their corpora replayed as tests, then 20 s
+# of fuzzing each). Prints a table of its phases at the end and warns when the total is over
 # CI's budget (25 minutes on the 2-core CI machine). README "Tests" lists the labels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,6 +84,8 @@ echo "-- the ten slowest tests:"
 ctest_slowest "$asan_log" 10
 rm -f "$asan_log"
 
-# Each parser's fuzz target for a few seconds, from its seed corpus (the corpus replays ran as
-# tests above): finds what the fixed corpus does not, within a small slice of CI's budget.
-phase "fuzz: 5 s per target" env BUILD_DIR=build-asan JOBS="$jobs" bash bench/fuzz-all.sh 5
+# Each parser's fuzz target from its seed corpus (the corpus replays ran as tests above): finds what
+# the fixed corpus does not. 20 s per target, two at a time (11 targets: six rounds, ~2 minutes),
+# what the merged test programs (docs/ci.md) paid for; issue #23 asks for 60 s, which needs another
+# ~4 minutes of CI to be cut first.
+phase "fuzz: 20 s per target" env BUILD_DIR=build-asan JOBS="$jobs" bash bench/fuzz-all.sh 20

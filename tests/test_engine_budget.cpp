@@ -27,7 +27,7 @@ void wait_until(F cond) {
   }
 }
 
-bool contains(const std::string& s, const std::string& part) {
+bool has_part(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
@@ -85,14 +85,14 @@ TEST(MemoryBudget, MoreThanTheLimitFailsAtOnceNamingBothSizes) {
   auto r = b.acquire(2ull << 30, kCritical);
   ASSERT_FALSE(r.ok());
   EXPECT_LT(Clock::now() - start, 1s);
-  EXPECT_TRUE(contains(r.error(), "2.0 GiB")) << r.error();
-  EXPECT_TRUE(contains(r.error(), "1.0 GiB")) << r.error();
+  EXPECT_TRUE(has_part(r.error(), "2.0 GiB")) << r.error();
+  EXPECT_TRUE(has_part(r.error(), "1.0 GiB")) << r.error();
 
   MemoryBudget small(512ull << 20);
   auto s = small.try_acquire(600ull << 20);
   ASSERT_FALSE(s.ok());
-  EXPECT_TRUE(contains(s.error(), "600.0 MiB")) << s.error();
-  EXPECT_TRUE(contains(s.error(), "512.0 MiB")) << s.error();
+  EXPECT_TRUE(has_part(s.error(), "600.0 MiB")) << s.error();
+  EXPECT_TRUE(has_part(s.error(), "512.0 MiB")) << s.error();
   EXPECT_EQ(cuzk::engine::format_bytes(100), "100 B");
   EXPECT_EQ(cuzk::engine::format_bytes(3ull << 39), "1.5 TiB");
 }
@@ -226,7 +226,7 @@ TEST(MemoryBudget, CancelPredicate) {
   EXPECT_LT(Clock::now() - start, 1s);
   ASSERT_TRUE(big_result.has_value());
   ASSERT_FALSE(big_result->ok());
-  EXPECT_TRUE(contains(big_result->error(), "cancelled")) << big_result->error();
+  EXPECT_TRUE(has_part(big_result->error(), "cancelled")) << big_result->error();
   // The cancelled head left the queue, so the small waiter behind it now fits.
   small.join();
   EXPECT_TRUE(small_done.load());
@@ -254,8 +254,8 @@ TEST(MemoryBudget, Deadline) {
   auto r = b.acquire(10, 0, {}, start + 100ms);
   const auto elapsed = Clock::now() - start;
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "timed out")) << r.error();
-  EXPECT_TRUE(contains(r.error(), "10 B")) << r.error();
+  EXPECT_TRUE(has_part(r.error(), "timed out")) << r.error();
+  EXPECT_TRUE(has_part(r.error(), "10 B")) << r.error();
   EXPECT_GE(elapsed, 100ms);
   EXPECT_LT(elapsed, 2s);
   EXPECT_EQ(b.waiters(), 0u);

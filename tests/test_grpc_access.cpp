@@ -53,7 +53,7 @@ std::string slurp(const fs::path& p) {
   return out;
 }
 
-bool contains(const std::string& s, const std::string& part) {
+bool mentions(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
@@ -69,25 +69,25 @@ TEST(SecretFile, TokenFileNeedsOwnerOnlyModeAndAUsableToken) {
   const std::string loose = write_file(dir, "loose", kToken, 0644);
   auto r = cuzk::read_bearer_token(loose);
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "mode 0644")) << r.error();
-  EXPECT_TRUE(contains(r.error(), "chmod 600 " + loose)) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "mode 0644")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "chmod 600 " + loose)) << r.error();
   EXPECT_FALSE(cuzk::read_bearer_token(write_file(dir, "group", kToken, 0640)).ok());
 
   r = cuzk::read_bearer_token(write_file(dir, "short", "abc123\n", 0600));
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "6 characters; at least 16")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "6 characters; at least 16")) << r.error();
   r = cuzk::read_bearer_token(write_file(dir, "space", "0123456789 abcdef", 0600));
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "offset 10")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "offset 10")) << r.error();
   EXPECT_FALSE(cuzk::read_bearer_token(write_file(dir, "two-lines", std::string(kToken) + "\nmore\n", 0600)).ok());
   EXPECT_FALSE(cuzk::read_bearer_token(write_file(dir, "huge", std::string(5000, 'a'), 0600)).ok());
 
   r = cuzk::read_bearer_token((dir.path() / "missing").string());
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "cannot open the token file " + (dir.path() / "missing").string())) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "cannot open the token file " + (dir.path() / "missing").string())) << r.error();
   r = cuzk::read_bearer_token(dir.str());
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "not a regular file")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "not a regular file")) << r.error();
 }
 
 TEST(SecretFile, PemFilesArePemAndPrivateKeysPrivate) {
@@ -96,11 +96,11 @@ TEST(SecretFile, PemFilesArePemAndPrivateKeysPrivate) {
   EXPECT_TRUE(cuzk::read_pem_file(write_file(dir, "cert.pem", pem, 0644), "cert", false).ok());
   auto r = cuzk::read_pem_file(write_file(dir, "der.pem", std::string("\x30\x82\x01\x0a", 4), 0644), "cert", false);
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "not in PEM format")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "not in PEM format")) << r.error();
   r = cuzk::read_pem_file(write_file(dir, "key.pem", pem, 0644), "daemon.tls_key file", true);
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error(), "daemon.tls_key file")) << r.error();
-  EXPECT_TRUE(contains(r.error(), "chmod 600")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "daemon.tls_key file")) << r.error();
+  EXPECT_TRUE(mentions(r.error(), "chmod 600")) << r.error();
   EXPECT_TRUE(cuzk::read_pem_file(write_file(dir, "key600.pem", pem, 0600), "key", true).ok());
 }
 
@@ -209,7 +209,7 @@ TEST_F(AccessTest, EveryRpcNeedsTheBearerToken) {
     ASSERT_EQ(st.size(), 9u);
     for (const auto& x : st) {
       EXPECT_EQ(x.error_code(), grpc::StatusCode::UNAUTHENTICATED) << x.error_message();
-      EXPECT_TRUE(contains(x.error_message(), token.empty() ? "requires a bearer token" : "bearer token is wrong"))
+      EXPECT_TRUE(mentions(x.error_message(), token.empty() ? "requires a bearer token" : "bearer token is wrong"))
           << x.error_message();
     }
   }
@@ -233,7 +233,7 @@ TEST_F(AccessTest, EveryRpcNeedsTheBearerToken) {
   EXPECT_TRUE(ok.ok()) << ok.error_message();
   EXPECT_EQ(engine_.status_calls.load(), 1);
   EXPECT_TRUE(
-      contains(service_->metrics_text(), "cuzk_grpc_requests_total{method=\"GetStatus\",code=\"UNAUTHENTICATED\"} 2"))
+      mentions(service_->metrics_text(), "cuzk_grpc_requests_total{method=\"GetStatus\",code=\"UNAUTHENTICATED\"} 2"))
       << service_->metrics_text();
 }
 
@@ -248,7 +248,7 @@ TEST_F(AccessTest, RequestCapsPerRpcRefuseBeforeTheEngineSeesTheRequest) {
   v1::SubmitProofResponse resp;
   auto st = s->SubmitProof(context().get(), req, &resp);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
-  EXPECT_TRUE(contains(st.error_message(), "more than daemon.max_message_bytes = 32768")) << st.error_message();
+  EXPECT_TRUE(mentions(st.error_message(), "more than daemon.max_message_bytes = 32768")) << st.error_message();
   v1::ProveRequest prove;
   *prove.mutable_submit() = req;
   v1::ProveResponse presp;
@@ -265,8 +265,8 @@ TEST_F(AccessTest, RequestCapsPerRpcRefuseBeforeTheEngineSeesTheRequest) {
   v1::AwaitProofResponse aresp;
   st = s->AwaitProof(context().get(), await, &aresp);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
-  EXPECT_TRUE(contains(st.error_message(), "AwaitProof request is 5003 bytes")) << st.error_message();
-  EXPECT_TRUE(contains(st.error_message(), "limited to 4096 bytes")) << st.error_message();
+  EXPECT_TRUE(mentions(st.error_message(), "AwaitProof request is 5003 bytes")) << st.error_message();
+  EXPECT_TRUE(mentions(st.error_message(), "limited to 4096 bytes")) << st.error_message();
   v1::CancelProofRequest cancel;
   cancel.set_job_id(std::string(5000, 'j'));
   v1::CancelProofResponse cresp;
@@ -383,8 +383,8 @@ TEST(GrpcServerTls, RefusesAMismatchedKeyAndTlsOnAUnixSocket) {
     server.start();
     FAIL() << "a key that does not match the certificate must be refused";
   } catch (const std::runtime_error& e) {
-    EXPECT_TRUE(contains(e.what(), "could not set up TLS")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "daemon.tls_key")) << e.what();
+    EXPECT_TRUE(mentions(e.what(), "could not set up TLS")) << e.what();
+    EXPECT_TRUE(mentions(e.what(), "daemon.tls_key")) << e.what();
   }
   TempDir dir;
   o.listen = "unix://" + (dir.path() / "s.sock").string();
@@ -409,7 +409,7 @@ TEST_F(AccessTest, PythonClientUsesTlsAndTheToken) {
   EXPECT_EQ(WEXITSTATUS(rc), 0) << slurp(out);
   rc = std::system((base + "status >" + out + " 2>&1").c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 1);
-  EXPECT_TRUE(contains(slurp(out), "UNAUTHENTICATED")) << slurp(out);
+  EXPECT_TRUE(mentions(slurp(out), "UNAUTHENTICATED")) << slurp(out);
   EXPECT_EQ(engine_.status_calls.load(), 1);
 }
 

@@ -196,19 +196,19 @@ TEST(Ntt, FieldHelpersMatchOperators) {
     for (int i = 0; i < 8; ++i) {
       const Fr b = i < 4 ? xs[(i * 37 + 5) % xs.size()] : xs[xs.size() - 1 - (i - 4)];
       Fr r;
-      detail::add_to(detail::limbs(&r), detail::limbs(&a), detail::limbs(&b));
+      poly::detail::add_to(poly::detail::limbs(&r), poly::detail::limbs(&a), poly::detail::limbs(&b));
       EXPECT_EQ(r, a + b);
-      detail::sub_to(detail::limbs(&r), detail::limbs(&a), detail::limbs(&b));
+      poly::detail::sub_to(poly::detail::limbs(&r), poly::detail::limbs(&a), poly::detail::limbs(&b));
       EXPECT_EQ(r, a - b);
-      detail::sub_to(detail::limbs(&r), detail::limbs(&b), detail::limbs(&a));
+      poly::detail::sub_to(poly::detail::limbs(&r), poly::detail::limbs(&b), poly::detail::limbs(&a));
       EXPECT_EQ(r, b - a);
-      detail::mul_to(detail::limbs(&r), detail::limbs(&a), detail::limbs(&b));
+      poly::detail::mul_to(poly::detail::limbs(&r), poly::detail::limbs(&a), poly::detail::limbs(&b));
       EXPECT_EQ(r, a * b);
       r = a;  // in place (the result aliases an operand)
-      detail::mul_to(detail::limbs(&r), detail::limbs(&r), detail::limbs(&b));
+      poly::detail::mul_to(poly::detail::limbs(&r), poly::detail::limbs(&r), poly::detail::limbs(&b));
       EXPECT_EQ(r, a * b);
       r = a;
-      detail::add_to(detail::limbs(&r), detail::limbs(&r), detail::limbs(&r));
+      poly::detail::add_to(poly::detail::limbs(&r), poly::detail::limbs(&r), poly::detail::limbs(&r));
       EXPECT_EQ(r, a + a);
     }
   }

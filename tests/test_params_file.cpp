@@ -45,7 +45,7 @@ class TempDir {
   fs::path path_;
 };
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
+std::vector<uint8_t> read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -108,7 +108,7 @@ ParamsExpect small_expect() {
 
 // ---- an independent encoder (the format as documented, not the library's encoders) ----
 
-void put_u32(std::vector<uint8_t>& o, uint32_t v) {
+void put_be32(std::vector<uint8_t>& o, uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) o.push_back(static_cast<uint8_t>(v >> s));
 }
 void put_fq(std::vector<uint8_t>& o, const Fq& x) {
@@ -134,17 +134,17 @@ std::vector<uint8_t> ref_vk(const VerifyingKey& vk) {
   put_g2(o, vk.gamma_g2);
   put_g1(o, vk.delta_g1);
   put_g2(o, vk.delta_g2);
-  put_u32(o, static_cast<uint32_t>(vk.ic.size()));
+  put_be32(o, static_cast<uint32_t>(vk.ic.size()));
   for (auto& p : vk.ic) put_g1(o, p);
   return o;
 }
 std::vector<uint8_t> ref_params(const ProvingKey& pk) {
   std::vector<uint8_t> o = ref_vk(pk.vk);
   for (const auto* sec : {&pk.h, &pk.l, &pk.a, &pk.b_g1}) {
-    put_u32(o, static_cast<uint32_t>(sec->size()));
+    put_be32(o, static_cast<uint32_t>(sec->size()));
     for (auto& p : *sec) put_g1(o, p);
   }
-  put_u32(o, static_cast<uint32_t>(pk.b_g2.size()));
+  put_be32(o, static_cast<uint32_t>(pk.b_g2.size()));
   for (auto& p : pk.b_g2) put_g2(o, p);
   return o;
 }
@@ -294,7 +294,7 @@ TEST_F(ParamsFile, WriterMatchesReferenceEncoder) {
   std::string p = dir_.file("w.params");
   auto w = write_params(pk_, p);
   ASSERT_TRUE(w.ok()) << w.error();
-  EXPECT_EQ(read_bytes(p), bytes_);
+  EXPECT_EQ(read_file_bytes(p), bytes_);
   EXPECT_EQ(vk_bytes(pk_.vk), ref_vk(pk_.vk));
   // The params file starts with the vk serialization.
   auto vkb = vk_bytes(pk_.vk);
@@ -328,7 +328,7 @@ TEST_F(ParamsFile, EmptySections) {
   ProvingKey pk = make_pk({1, 0, 0, 0, 0}, 3);
   std::string p = dir_.file("empty.params");
   ASSERT_TRUE(write_params(pk, p).ok());
-  EXPECT_EQ(read_bytes(p), ref_params(pk));
+  EXPECT_EQ(read_file_bytes(p), ref_params(pk));
   auto r = read_params(p);
   ASSERT_TRUE(r.ok()) << r.error();
   expect_pk_eq(*r, pk);
@@ -345,7 +345,7 @@ TEST_F(ParamsFile, VkRoundTrip) {
   std::string p = dir_.file("k.vk");
   auto w = write_vk(pk_.vk, p);
   ASSERT_TRUE(w.ok()) << w.error();
-  EXPECT_EQ(read_bytes(p), ref_vk(pk_.vk));
+  EXPECT_EQ(read_file_bytes(p), ref_vk(pk_.vk));
   auto r = read_vk(p);
   ASSERT_TRUE(r.ok()) << r.error();
   expect_vk_eq(*r, pk_.vk);
@@ -662,7 +662,7 @@ TEST(ParamsFileLarge, ParallelDecodeProgressAndFirstError) {
   std::vector<std::pair<uint64_t, uint64_t>> wcalls;
   auto w = write_params(pk, p, [&](uint64_t d, uint64_t t) { wcalls.emplace_back(d, t); });
   ASSERT_TRUE(w.ok()) << w.error();
-  const auto bytes = read_bytes(p);
+  const auto bytes = read_file_bytes(p);
   EXPECT_EQ(bytes, ref_params(pk));
   ASSERT_FALSE(wcalls.empty());
   EXPECT_EQ(wcalls.back().first, bytes.size());
@@ -722,7 +722,7 @@ TEST(ParamsKeySourceTest, WindowsEqualReadParams) {
 
   auto L = scan_params(p);
   ASSERT_TRUE(L.ok()) << L.error();
-  auto b = read_bytes(p);
+  auto b = read_file_bytes(p);
   b[L->b_g2.offset + 8001 * 192 + 191] ^= 1;  // off the curve, in the 1143rd window of 7
   const std::string q = dir.file("bad.params");
   write_bytes(q, b);
@@ -741,7 +741,7 @@ TEST(ParamsKeySourceTest, WindowsEqualReadParams) {
   ASSERT_TRUE(write_params(make_pk({1, 7, 2, 1, 5}, 99), q).ok());
   EXPECT_THROW(src->read_g1(G1Section::h, [](uint64_t, std::span<const G1Affine>) {}), std::runtime_error);
   // A vk that does not decode fails at open.
-  auto c = read_bytes(p);
+  auto c = read_file_bytes(p);
   c[96 + 95] ^= 1;
   write_bytes(q, c);
   auto bad = ParamsKeySource::open(q);

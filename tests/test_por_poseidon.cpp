@@ -27,17 +27,17 @@ using cuzk::r1cs::Variable;
 using namespace cuzk::gadgets;
 
 // neptune's scalar_from_u64s: four u64 limbs, least significant first.
-Fr from_limbs(uint64_t l0, uint64_t l1, uint64_t l2, uint64_t l3) {
+Fr fr_of_limbs(uint64_t l0, uint64_t l1, uint64_t l2, uint64_t l3) {
   return Fr::from_canonical(cuzk::ff::Limbs<4>{l0, l1, l2, l3});
 }
 
-std::vector<Fr> random_frs(Xoshiro256& rng, size_t n) {
+std::vector<Fr> random_fr_vector(Xoshiro256& rng, size_t n) {
   std::vector<Fr> out;
   for (size_t i = 0; i < n; ++i) out.push_back(Fr::random(rng));
   return out;
 }
 
-std::vector<AllocatedNum> alloc_nums(TestCS& cs, const std::vector<Fr>& v, const std::string& prefix) {
+std::vector<AllocatedNum> alloc_num_vector(TestCS& cs, const std::vector<Fr>& v, const std::string& prefix) {
   std::vector<AllocatedNum> out;
   for (size_t i = 0; i < v.size(); ++i) {
     auto ns = cs.namespace_([&] { return prefix + std::to_string(i); });
@@ -50,8 +50,8 @@ std::vector<AllocatedNum> alloc_nums(TestCS& cs, const std::vector<Fr>& v, const
 // node(1, 0) and the root (filecoin-circuits.md section 6), through the native tree.
 TEST(PoseidonHasher, FilecoinHashersTreeVector) {
   const MerkleTree<PoseidonHasher> tree({Fr::one(), Fr::zero(), Fr::zero(), Fr::one()}, MerkleShape{2, 0, 0});
-  const Fr n10 = from_limbs(0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3);
-  const Fr root = from_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb);
+  const Fr n10 = fr_of_limbs(0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3);
+  const Fr root = fr_of_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb);
   EXPECT_EQ(tree.base_row(0, 1)[0], n10);
   EXPECT_EQ(PoseidonHasher::hash2(Fr::one(), Fr::zero()), n10);
   EXPECT_EQ(tree.root(), root);
@@ -70,13 +70,13 @@ TEST(PoseidonHasher, NativeNodes) {
     return v;
   };
   EXPECT_EQ(PoseidonHasher::hash_children(iota(2)),
-            from_limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b));
+            fr_of_limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b));
   EXPECT_EQ(PoseidonHasher::hash_children(iota(4), 3),
-            from_limbs(0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399, 0x58a54b10a9e5848a));
+            fr_of_limbs(0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399, 0x58a54b10a9e5848a));
   EXPECT_EQ(PoseidonHasher::hash_children(iota(8), 7),
-            from_limbs(0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55));
+            fr_of_limbs(0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55));
   Xoshiro256 rng(51);
-  const std::vector<Fr> c = random_frs(rng, 32);
+  const std::vector<Fr> c = random_fr_vector(rng, 32);
   const std::span<const Fr> cs(c);
   EXPECT_EQ(PoseidonHasher::hash_children(cs.first(2)), PoseidonHasher::hash2(c[0], c[1]));
   EXPECT_EQ(PoseidonHasher::hash_children(cs.first(16)), poseidon_hash(16, cs.first(16)));
@@ -91,9 +91,9 @@ TEST(PoseidonHasher, NativeNodes) {
 TEST(PoseidonHasher, CircuitMatchesNative) {
   Xoshiro256 rng(52);
   for (size_t n : {2u, 4u, 8u}) {
-    const std::vector<Fr> c = random_frs(rng, n);
+    const std::vector<Fr> c = random_fr_vector(rng, n);
     TestCS cs;
-    const auto nums = alloc_nums(cs, c, "child ");
+    const auto nums = alloc_num_vector(cs, c, "child ");
     const AllocatedNum h = PoseidonHasher::hash_multi_leaf_circuit(cs, std::span<const AllocatedNum>(nums), 5);
     EXPECT_EQ(h.value(), PoseidonHasher::hash_children(c)) << n;
     EXPECT_EQ(cs.num_constraints(), n == 2 ? 311u : n == 4 ? 377u : 505u) << n;
@@ -101,9 +101,9 @@ TEST(PoseidonHasher, CircuitMatchesNative) {
     cs.set_value(h.var(), h.value().value() + Fr::one());
     EXPECT_FALSE(cs.is_satisfied()) << n;
   }
-  const std::vector<Fr> ab = random_frs(rng, 2);
+  const std::vector<Fr> ab = random_fr_vector(rng, 2);
   TestCS cs;
-  const auto nums = alloc_nums(cs, ab, "child ");
+  const auto nums = alloc_num_vector(cs, ab, "child ");
   const AllocatedNum h = PoseidonHasher::hash2_circuit(cs, nums[0], nums[1]);
   EXPECT_EQ(h.value(), PoseidonHasher::hash2(ab[0], ab[1]));
   EXPECT_EQ(cs.num_constraints(), 311u);
@@ -112,7 +112,7 @@ TEST(PoseidonHasher, CircuitMatchesNative) {
   EXPECT_NE(PoseidonHasher::hash2(ab[1], ab[0]), *h.value());
 
   TestCS bad;
-  const auto three = alloc_nums(bad, random_frs(rng, 3), "child ");
+  const auto three = alloc_num_vector(bad, random_fr_vector(rng, 3), "child ");
   EXPECT_THROW(PoseidonHasher::hash_multi_leaf_circuit(bad, std::span<const AllocatedNum>(three), 0),
                std::invalid_argument);
 }
@@ -133,7 +133,7 @@ const std::array<PorCase, 8> kPorCases = {{{{2, 0, 0}, 1887},
                                            {{8, 8, 2}, 1907},
                                            {{8, 2, 4}, 1764}}};
 
-void synthesize_por(TestCS& cs, const MerkleProof& p, bool private_root) {
+void synthesize_poseidon_por(TestCS& cs, const MerkleProof& p, bool private_root) {
   por_circuit<PoseidonHasher>(cs, Root::val(p.leaf), AuthPath::from_proof(p), Root::val(p.root), private_root);
 }
 
@@ -150,12 +150,12 @@ TEST(PorPoseidon, ReferenceCounts) {
     EXPECT_EQ(rcs.num_constraints(), pc.constraints) << s.name();
     EXPECT_EQ(rcs.num_inputs(), 3u) << s.name();
 
-    const MerkleTree<PoseidonHasher> tree(random_frs(rng, leaves), s);
+    const MerkleTree<PoseidonHasher> tree(random_fr_vector(rng, leaves), s);
     for (size_t i : {size_t{0}, leaves / 2 + 3, leaves - 1}) {
       const MerkleProof p = tree.prove(i);
       ASSERT_TRUE(p.verify<PoseidonHasher>()) << s.name() << " " << i;
       TestCS cs;
-      synthesize_por(cs, p, false);
+      synthesize_poseidon_por(cs, p, false);
       EXPECT_EQ(cs.num_constraints(), pc.constraints) << s.name();
       ASSERT_EQ(cs.num_inputs(), 3u);
       EXPECT_TRUE(cs.is_satisfied()) << s.name() << " " << i;
@@ -172,9 +172,9 @@ TEST(PorPoseidon, PrivateRootCounts) {
   Xoshiro256 rng(54);
   const std::array<std::pair<size_t, size_t>, 3> cases = {{{2, 1886}, {4, 1163}, {8, 1062}}};
   for (const auto& [arity, expected] : cases) {
-    const MerkleTree<PoseidonHasher> tree(random_frs(rng, 64), MerkleShape{arity, 0, 0});
+    const MerkleTree<PoseidonHasher> tree(random_fr_vector(rng, 64), MerkleShape{arity, 0, 0});
     TestCS cs;
-    synthesize_por(cs, tree.prove(17), true);
+    synthesize_poseidon_por(cs, tree.prove(17), true);
     EXPECT_EQ(cs.num_constraints(), expected) << arity;
     EXPECT_EQ(cs.num_inputs(), 2u) << arity;
     EXPECT_TRUE(cs.is_satisfied()) << arity;
@@ -189,11 +189,11 @@ TEST(PorPoseidon, CircuitRootEqualsNativeRoot) {
   Xoshiro256 rng(55);
   for (const PorCase& pc : kPorCases) {
     const MerkleShape& s = pc.shape;
-    const MerkleTree<PoseidonHasher> tree(random_frs(rng, 64 * s.base_tree_count()), s);
+    const MerkleTree<PoseidonHasher> tree(random_fr_vector(rng, 64 * s.base_tree_count()), s);
     const size_t i = 64 * s.base_tree_count() - 5;
     const MerkleProof p = tree.prove(i);
     TestCS cs;
-    AllocatedNum cur = alloc_nums(cs, {p.leaf}, "leaf ")[0];
+    AllocatedNum cur = alloc_num_vector(cs, {p.leaf}, "leaf ")[0];
     size_t height = 0;
     auto climb = [&](const std::vector<MerklePathLevel>& levels, size_t arity) {
       for (const MerklePathLevel& l : levels) {
@@ -203,7 +203,7 @@ TEST(PorPoseidon, CircuitRootEqualsNativeRoot) {
           auto bns = cs.namespace_([&] { return "bit " + std::to_string(j); });
           bits.push_back(AllocatedBit::alloc(cs, ((l.index >> j) & 1) == 1));
         }
-        const auto sib = alloc_nums(cs, l.siblings, "sibling ");
+        const auto sib = alloc_num_vector(cs, l.siblings, "sibling ");
         const auto pre = insert(cs, cur, std::span<const Boolean>(bits), std::span<const AllocatedNum>(sib));
         cur = PoseidonHasher::hash_multi_leaf_circuit(cs, std::span<const AllocatedNum>(pre), height++);
       }
@@ -221,13 +221,13 @@ TEST(PorPoseidon, CircuitRootEqualsNativeRoot) {
 TEST(PorPoseidon, CorruptedPathRejected) {
   Xoshiro256 rng(56);
   for (const MerkleShape& s : {MerkleShape{2, 0, 0}, MerkleShape{8, 4, 2}}) {
-    const MerkleTree<PoseidonHasher> tree(random_frs(rng, 64 * s.base_tree_count()), s);
+    const MerkleTree<PoseidonHasher> tree(random_fr_vector(rng, 64 * s.base_tree_count()), s);
     const MerkleProof p = tree.prove(37);
     for (size_t level = 0; level < p.base.size(); ++level) {
       MerkleProof bad = p;
       bad.base[level].siblings.back() += Fr::one();
       TestCS cs;
-      synthesize_por(cs, bad, false);
+      synthesize_poseidon_por(cs, bad, false);
       EXPECT_EQ(cs.which_is_unsatisfied(), std::optional<std::string>("enforce root is correct"))
           << s.name() << " " << level;
     }
@@ -236,17 +236,17 @@ TEST(PorPoseidon, CorruptedPathRejected) {
       MerkleProof bad = p;
       (bad.*part)[0].siblings[0] += Fr::one();
       TestCS cs;
-      synthesize_por(cs, bad, false);
+      synthesize_poseidon_por(cs, bad, false);
       EXPECT_FALSE(cs.is_satisfied()) << s.name();
     }
     MerkleProof wrong_root = p;
     wrong_root.root += Fr::one();
     TestCS wr;
-    synthesize_por(wr, wrong_root, false);
+    synthesize_poseidon_por(wr, wrong_root, false);
     EXPECT_EQ(wr.which_is_unsatisfied(), std::optional<std::string>("enforce root is correct"));
 
     TestCS cs;
-    synthesize_por(cs, p, false);
+    synthesize_poseidon_por(cs, p, false);
     ASSERT_TRUE(cs.is_satisfied());
     size_t flipped = 0;
     for (size_t k = 0; k < cs.num_aux(); ++k) {

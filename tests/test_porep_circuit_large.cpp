@@ -44,7 +44,7 @@ TEST(PorepCircuitLarge, Counts64GiB) {
 namespace cuzk::filecoin {
 namespace {
 
-struct SizeCase {
+struct SectorCounts {
   const char* proof;
   uint64_t constraints, inputs, aux;
 };
@@ -52,12 +52,12 @@ struct SizeCase {
 // filecoin-circuits.md 2.4: constraints as the reference tests count them (no input constraints),
 // inputs with ONE.
 TEST(PorepCircuitLarge, SmallSectorCounts) {
-  const SizeCase cases[] = {
+  const SectorCounts cases[] = {
       {"StackedDrg2KiBV1_1", 2'687'921, 40, 2'685'673},
       {"StackedDrg8MiBV1_1", 3'844'929, 40, 3'842'449},
       {"StackedDrg512MiBV1_1", 4'423'433, 40, 4'420'837},
   };
-  for (const SizeCase& c : cases) {
+  for (const SectorCounts& c : cases) {
     const PorepCircuitShape shape = PorepCircuitShape::of(registered_seal_proof(c.proof));
     const PorepCircuitInfo n = porep_circuit_info(shape);
     EXPECT_EQ(n.constraints, c.constraints) << c.proof;

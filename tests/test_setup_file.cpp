@@ -160,7 +160,7 @@ TEST(SetupFile, ZeroToxicValueIsAnErrorNotACrash) {
 }
 
 // Every point of both keys, the vk included, equal (and so their files, byte for byte).
-void expect_same_key(const ProvingKey& got, const ProvingKey& want) {
+void expect_equal_keys(const ProvingKey& got, const ProvingKey& want) {
   EXPECT_EQ(vk_bytes(got.vk), vk_bytes(want.vk));
   EXPECT_EQ(got.h, want.h);
   EXPECT_EQ(got.l, want.l);
@@ -198,7 +198,7 @@ TEST(SetupMemory, IsExactlyWhatReadingTheFileGives) {
     SetupFileStats st;
     auto pk = setup_to_memory(c.pce, tw, *cpu, o, &st);
     ASSERT_TRUE(pk.ok()) << pk.error();
-    expect_same_key(*pk, *read);
+    expect_equal_keys(*pk, *read);
     EXPECT_EQ(last_done, last_total);
     EXPECT_EQ(st.file_bytes, written->file_bytes);
     EXPECT_EQ(st.g1_points, written->g1_points);

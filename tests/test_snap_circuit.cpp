@@ -26,7 +26,9 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
+using test::kGiB;
+using test::kKiB;
+using test::kMiB;
 
 void expect_counts(std::span<const std::pair<uint64_t, uint64_t>> cases, SnapTreeD tree_d = SnapTreeD::kSha256) {
   for (const auto& [size, want] : cases) {

@@ -23,7 +23,8 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kGiB = kKiB * kKiB * kKiB;
+using test::kGiB;
+using test::kKiB;
 
 // A sector key (random canonical nodes) updated with random data.
 SnapUpdate random_update(const SnapCircuitShape& shape, uint64_t seed) {

@@ -29,7 +29,9 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
+using test::kGiB;
+using test::kKiB;
+using test::kMiB;
 
 using gadgets::AllocatedBit;
 using gadgets::AllocatedNum;

@@ -32,11 +32,6 @@ std::string hex(const std::array<uint8_t, N>& a) {
   return test::bytes_to_hex(a);
 }
 
-Fq2 fq2(const json& j) {
-  if (!j.is_array() || j.size() != 2) throw std::invalid_argument("Fq2 fixture value is not [c0, c1]: " + j.dump());
-  return Fq2(test::fe<Fq>(j[0]), test::fe<Fq>(j[1]));
-}
-
 template <class C>
 struct GroupTraits;
 
@@ -69,7 +64,7 @@ struct GroupTraits<G2Config> {
   static constexpr const char* snarkjs_key = "g2";
   static constexpr const char* snarkjs_infinity_key = "g2_infinity";
   static constexpr size_t compressed_len = G2_COMPRESSED;
-  static Fq2 coord(const json& j) { return fq2(j); }
+  static Fq2 coord(const json& j) { return test::fe2<Fq2>(j); }
   static std::string coord_str(const Fq2& a) { return json::array({a.c0.to_hex(), a.c1.to_hex()}).dump(); }
   static const G2Affine& generator() { return g2_generator(); }
   static auto compress(const G2Affine& p) { return g2_to_compressed(p); }

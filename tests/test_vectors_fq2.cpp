@@ -21,12 +21,6 @@ const json& fq2_file() {
   return j;
 }
 
-// [c0, c1] -> c0 + c1*u.
-Fq2 fq2(const json& j) {
-  if (!j.is_array() || j.size() != 2) throw std::invalid_argument("Fq2 fixture value is not [c0, c1]: " + j.dump());
-  return Fq2(test::fe<Fq>(j[0]), test::fe<Fq>(j[1]));
-}
-
 std::string show(const Fq2& a) {
   std::string s = "[";  // appended piecewise: GCC 12 gives a false -Wrestrict on "lit" + std::string
   s += a.c0.to_hex();
@@ -56,7 +50,7 @@ TEST(Fq2Vectors, Arithmetic) {
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(test::describe(fq2_file(), "fq2.json", i));
     const json& t = cases[i];
-    const Fq2 a = fq2(t.at("a")), b = fq2(t.at("b"));
+    const Fq2 a = test::fe2<Fq2>(t.at("a")), b = test::fe2<Fq2>(t.at("b"));
     expect_hex(a + b, t.at("add"), "add");
     expect_hex(b + a, t.at("add"), "add (commuted)");
     expect_hex(a - b, t.at("sub"), "sub");
@@ -88,7 +82,7 @@ TEST(Fq2Vectors, Inverse) {
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(test::describe(fq2_file(), "fq2.json", i));
     const json& t = cases[i];
-    const Fq2 a = fq2(t.at("a"));
+    const Fq2 a = test::fe2<Fq2>(t.at("a"));
     if (t.at("inv").is_null()) {
       EXPECT_TRUE(a.is_zero()) << show(a);
       EXPECT_TRUE(a.inverse().is_zero());  // our convention: inverse of zero is zero
@@ -104,16 +98,16 @@ TEST(Fq2Vectors, FrobeniusConjugateNonresidue) {
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(test::describe(fq2_file(), "fq2.json", i));
     const json& t = cases[i];
-    const Fq2 a = fq2(t.at("a"));
+    const Fq2 a = test::fe2<Fq2>(t.at("a"));
     expect_hex(a.conjugate(), t.at("conjugate"), "conjugate");
     expect_hex(a.frobenius(1), t.at("frobenius"), "frobenius(1)");
     expect_hex(a.frobenius(3), t.at("frobenius"), "frobenius(3)");  // a^(q^3) = a^q in Fq2
     EXPECT_EQ(a.frobenius(0), a);
     EXPECT_EQ(a.frobenius(2), a);
     // The generator checked frobenius == a^q by plain exponentiation; do the same here.
-    EXPECT_EQ(a.pow(Fq::MOD), fq2(t.at("frobenius")));
+    EXPECT_EQ(a.pow(Fq::MOD), test::fe2<Fq2>(t.at("frobenius")));
     expect_hex(a.mul_by_xi(), t.at("mul_by_nonresidue"), "mul_by_xi");
-    EXPECT_EQ(a * Fq2(Fq::one(), Fq::one()), fq2(t.at("mul_by_nonresidue")));
+    EXPECT_EQ(a * Fq2(Fq::one(), Fq::one()), test::fe2<Fq2>(t.at("mul_by_nonresidue")));
   }
 }
 
@@ -122,7 +116,7 @@ TEST(Fq2Vectors, Pow) {
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(test::describe(fq2_file(), "fq2.json", i));
     const json& t = cases[i];
-    const Fq2 a = fq2(t.at("a"));
+    const Fq2 a = test::fe2<Fq2>(t.at("a"));
     const uint64_t e = test::u64_from_hex(t.at("pow").at("e").get<std::string>());
     expect_hex(a.pow(Limbs<1>{e}), t.at("pow").at("r"), ("pow e = " + std::to_string(e)).c_str());
   }
@@ -133,13 +127,13 @@ TEST(Fq2Vectors, Sqrt) {
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(test::describe(fq2_file(), "fq2.json", i));
     const json& t = cases[i];
-    const Fq2 a = fq2(t.at("a"));
+    const Fq2 a = test::fe2<Fq2>(t.at("a"));
     // Square root of a: exists exactly when noble found one; either root is acceptable (noble's
     // choice is normalised by its own rule, ours is unspecified).
     const auto s = a.sqrt();
     ASSERT_EQ(s.has_value(), t.at("is_square").get<bool>()) << show(a);
     if (s) {
-      const Fq2 noble = fq2(t.at("sqrt"));
+      const Fq2 noble = test::fe2<Fq2>(t.at("sqrt"));
       EXPECT_EQ(noble.square(), a);
       EXPECT_EQ(s->square(), a) << show(*s);
       EXPECT_TRUE(*s == noble || *s == -noble) << show(*s) << " vs noble " << show(noble);
@@ -150,11 +144,11 @@ TEST(Fq2Vectors, Sqrt) {
     }
     // Square root of a^2 is +-a.
     expect_hex(a.square(), t.at("a_sq"), "a_sq");
-    const Fq2 asq = fq2(t.at("a_sq"));
+    const Fq2 asq = test::fe2<Fq2>(t.at("a_sq"));
     const auto r = asq.sqrt();
     ASSERT_TRUE(r.has_value()) << show(asq);
     EXPECT_TRUE(*r == a || *r == -a) << show(*r) << " vs +-" << show(a);
-    const Fq2 noble = fq2(t.at("sqrt_of_a_sq"));
+    const Fq2 noble = test::fe2<Fq2>(t.at("sqrt_of_a_sq"));
     EXPECT_TRUE(noble == a || noble == -a);
   }
 }

@@ -40,30 +40,25 @@ ThreadPool& pool3() {
   return p;
 }
 
-Fq2 fq2(const json& j) {
-  if (!j.is_array() || j.size() != 2) throw std::invalid_argument("Fq2 fixture value is not [c0, c1]: " + j.dump());
-  return Fq2(test::fe<Fq>(j[0]), test::fe<Fq>(j[1]));
-}
-
 template <class C>
-struct GroupTraits;
+struct MsmTraits;
 template <>
-struct GroupTraits<G1Config> {
+struct MsmTraits<G1Config> {
   static constexpr const char* key = "g1";
   static Fq coord(const json& j) { return test::fe<Fq>(j); }
   static json coord_json(const Fq& a) { return a.to_hex(); }
 };
 template <>
-struct GroupTraits<G2Config> {
+struct MsmTraits<G2Config> {
   static constexpr const char* key = "g2";
-  static Fq2 coord(const json& j) { return fq2(j); }
+  static Fq2 coord(const json& j) { return test::fe2<Fq2>(j); }
   static json coord_json(const Fq2& a) { return json::array({a.c0.to_hex(), a.c1.to_hex()}); }
 };
 
 // {x, y, infinity} -> affine point; infinity must come with x = y = 0.
 template <class C>
-Affine<C> point(const json& j) {
-  using T = GroupTraits<C>;
+Affine<C> msm_point(const json& j) {
+  using T = MsmTraits<C>;
   const auto x = T::coord(j.at("x")), y = T::coord(j.at("y"));
   if (j.at("infinity").get<bool>()) {
     if (!x.is_zero() || !y.is_zero()) throw std::invalid_argument("fixture infinity with non-zero coordinates");
@@ -75,7 +70,7 @@ Affine<C> point(const json& j) {
 // The affine point written as the fixture writes it, for exact comparison with the fixture's JSON.
 template <class C>
 json as_json(const Affine<C>& p) {
-  using T = GroupTraits<C>;
+  using T = MsmTraits<C>;
   using F = typename C::Base;
   const F x = p.infinity ? F::zero() : p.x, y = p.infinity ? F::zero() : p.y;
   return json{{"x", T::coord_json(x)}, {"y", T::coord_json(y)}, {"infinity", p.infinity}};
@@ -105,7 +100,7 @@ Case<C> parse_case(const json& t) {
     throw std::invalid_argument("msm case: bases and scalars are not arrays of the same length");
   if (t.contains("n") && t.at("n").get<size_t>() != bs.size())
     throw std::invalid_argument("msm case: n != bases.size()");
-  for (const json& b : bs) c.bases.push_back(point<C>(b));
+  for (const json& b : bs) c.bases.push_back(msm_point<C>(b));
   for (const json& s : ss) {
     c.scalars.push_back(test::fe<Fr>(s));
     c.canonical.push_back(c.scalars.back().to_canonical());
@@ -119,7 +114,7 @@ Case<C> parse_case(const json& t) {
 template <class C>
 class MsmVectors : public ::testing::Test {
  protected:
-  using T = GroupTraits<C>;
+  using T = MsmTraits<C>;
   static const json& cases() { return msm_file().at(T::key); }
   static std::string where(size_t i) { return test::describe(msm_file(), std::string("msm.json ") + T::key, i); }
 };

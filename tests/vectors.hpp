@@ -86,6 +86,13 @@ F fe(const json& j) {
   return F::from_hex(j.get<std::string>()).value();
 }
 
+// A quadratic-extension element from its fixture value [c0, c1] (c0 + c1*u).
+template <class F2>
+F2 fe2(const json& j) {
+  if (!j.is_array() || j.size() != 2) throw std::invalid_argument("Fq2 fixture value is not [c0, c1]: " + j.dump());
+  return F2(fe<typename F2::Base>(j[0]), fe<typename F2::Base>(j[1]));
+}
+
 // Description of a fixture for failure messages: "<file> case <i> (seed ...)".
 inline std::string describe(const json& file, std::string_view what, size_t i) {
   std::string seed = file.contains("meta") ? file["meta"].value("seed", "?") : "?";
