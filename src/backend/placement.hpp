@@ -7,11 +7,11 @@
 // The fit ladder, when a prover does not fit its device's free memory (DeviceMemoryShort, checked
 // before anything is uploaded): drop the second witness slot (FitOptions::witness_slots: the next
 // witness's upload overlapping this one's kernels), then the MSM window tables (an optional
-// speed-up), then run the G2
-// MSM on the CPU (its bases and scratch are the part the CPU can take: a 32 GiB PoRep partition fits
-// an H200 only this way), then drop idle provers of other circuits on that device, least recently
-// used first, and climb the ladder again; when nothing is left to drop the DeviceMemoryShort
-// reaches the retry policy (retry_policy.hpp), whose last rung is the CPU.
+// speed-up), then run the G2 MSM on the CPU (its bases and scratch are the part the CPU can take:
+// a 32 GiB PoRep partition fits an H200 only this way), then drop idle provers of other circuits
+// on that device, least recently used first, and climb the ladder again; when nothing is left to
+// drop the DeviceMemoryShort reaches the retry policy (retry_policy.hpp), whose last rung is the
+// CPU.
 //
 // A resident prover keeps the handles its key came with (CircuitKey::holds): it reads the key on
 // the host (the densities, the G2 bases when that MSM runs on the CPU). A circuit whose handles

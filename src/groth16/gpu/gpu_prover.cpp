@@ -342,10 +342,10 @@ struct GpuProver::Impl {
   }
 
   // H from a, b, c in abc, and the five MSMs. The l, a and b_g1 MSMs (and G2) need only z: with
-  // opt.overlap_h they run while H's transforms do (the NTTs leave issue slots idle, the MSMs are
-  // multiplication-bound: the hope; measured, the MSMs lost more than H gained), and the h MSM
-  // follows H. `slot.copy` is idle: the MSMs that need only z
-  // wait on it (z is there), the h MSM on `stream` (H is there). h_poly_s is then H's device time.
+  // opt.overlap_h they run while H's transforms do (the hope: the NTTs leave issue slots idle and
+  // the MSMs are multiplication-bound; measured, the MSMs lost more than H gained), waiting on the
+  // idle `slot.copy` (z is there) instead of `stream`; h_poly_s is then H's device time. The h MSM
+  // follows H either way.
   ProofMsms h_and_msms(Slot& slot, std::span<const Fr> inputs, std::span<const Fr> aux, ProveTimings* t) {
     const cudaStream_t s = *stream;
     const Fr* z = slot.z.data();
@@ -355,10 +355,12 @@ struct GpuProver::Impl {
     Fr* d_c = d_b + m;
     const cudaStream_t z_ready = opt.overlap_h ? cudaStream_t{slot.copy} : s;
     Stopwatch sw;
-    h_start->record(s);
-    compute_h(d_a, d_b, d_c, log_m, poly::RootConvention::Zcash, s);
-    h_end->record(s);
-    if (!opt.overlap_h) {
+    if (opt.overlap_h) {
+      h_start->record(s);
+      compute_h(d_a, d_b, d_c, log_m, poly::RootConvention::Zcash, s);
+      h_end->record(s);
+    } else {
+      compute_h(d_a, d_b, d_c, log_m, poly::RootConvention::Zcash, s);
       stream->sync();
       add_time(t, &ProveTimings::h_poly_s, sw.lap());
     }
