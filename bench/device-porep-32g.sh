@@ -18,8 +18,10 @@
 # Logs go to $OUT (the device tool brings back 8 files: `tar` them). SIZE=32GiB (or 64GiB, 512MiB
 # for a rehearsal), COUNT=4, J=2, WORKERS=6 synthesis workers, LOOKAHEAD=WORKERS partitions
 # synthesized ahead of the GPU, NICE=0 (synthesis.nice), WPD=2 (gpus.workers_per_device: 2 lets
-# the next partition's upload overlap this one's kernels), BUDGET=110GiB, BATCH_ONLY=1 (prove:
-# the single proof as a warm-up only, without `cuzk verify` and the changed-C1 check).
+# the next partition's upload overlap this one's kernels), OVERLAP_H=false (gpus.overlap_h),
+# BUDGET=110GiB (memory.total_budget: `prove` fails when the daemon's peak RSS, VmHWM from /proc,
+# went over it), BATCH_ONLY=1 (prove: the single proof as a warm-up only, without `cuzk verify` and
+# the changed-C1 check).
 set -u
 D=${DATA:-/tmp/cuzk-porep}
 source "$(dirname "$0")/device_lib.sh"
@@ -27,8 +29,9 @@ COUNT=${COUNT:-4}
 J=${J:-2}
 PHASE=${1:-setup}
 # The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
-config=$(printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\nworkers_per_device = %s\n[synthesis]\nworkers = %s\nlookahead = %s\nnice = %s\n[srs]\nallow_test_keys = true\n' \
-  "${BUDGET:-110GiB}" "${WPD:-2}" "${WORKERS:-6}" "${LOOKAHEAD:-${WORKERS:-6}}" "${NICE:-0}")
+BUDGET=${BUDGET:-110GiB}
+config=$(printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\nworkers_per_device = %s\noverlap_h = %s\n[synthesis]\nworkers = %s\nlookahead = %s\nnice = %s\n[srs]\nallow_test_keys = true\n' \
+  "$BUDGET" "${WPD:-2}" "${OVERLAP_H:-false}" "${WORKERS:-6}" "${LOOKAHEAD:-${WORKERS:-6}}" "${NICE:-0}")
 
 if [ "$PHASE" = restart ]; then
   stop_daemon
@@ -40,9 +43,14 @@ fi
 if [ "$PHASE" = setup ]; then
   { date -u; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2; df -h "$D" | tail -1;
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; } | tee "$OUT/machine.txt"
-  for t in test_gpu_setup test_setup_file; do
-    if "$B/tests/$t" >"$OUT/$t.log" 2>&1; then echo "pass $t ($(grep -c '^\[       OK' "$OUT/$t.log") ok)"; else
-      echo "FAIL $t"; grep -E "Failure|Expected|Which is|error" "$OUT/$t.log" | head -20; fails=$((fails + 1)); fi
+  # The setup's tests: the GPU's against the CPU's (test_gpu_setup) and the streamed file (test_groth16's
+  # SetupFile cases).
+  for t in test_gpu_setup test_groth16; do
+    if "$B/tests/$t" --gtest_filter='GpuSetup*:SetupFile*' >"$OUT/$t.log" 2>&1; then
+      echo "pass $t ($(grep -c '^\[       OK' "$OUT/$t.log") ok)"
+    else
+      echo "FAIL $t"; grep -E "Failure|Expected|Which is|error" "$OUT/$t.log" | head -20; fails=$((fails + 1))
+    fi
   done
   start_daemon "$config"
   "$B/apps/cuzk/cuzk" synth-c1 --sector-size "$SIZE" --out "$D/c1.json" >"$OUT/synth-c1.txt" 2>&1 || fails=$((fails + 1))
@@ -98,6 +106,14 @@ else
 fi
 gpu_sampler_stop
 mem_line | tee "$OUT/mem-after-batch.txt"
+# The daemon's peak RSS since it started (the kernel's count) against memory.total_budget.
+hwm_kb=$(awk '/VmHWM/ {print $2}' "/proc/$(daemon_pid)/status" 2>/dev/null)
+budget_kb=$(python3 -c 'import re,sys; m=re.fullmatch(r"(\d+)(GiB|MiB)",sys.argv[1]); print(int(m[1])<<(20 if m[2]=="GiB" else 10))' "$BUDGET")
+if [ -n "$hwm_kb" ] && [ "$hwm_kb" -le "$budget_kb" ]; then
+  echo "peak RSS $((hwm_kb >> 20)) GiB within memory.total_budget = $BUDGET (VmHWM $hwm_kb kB)"
+else
+  echo "FAIL: peak RSS ${hwm_kb:-?} kB over memory.total_budget = $BUDGET"; fails=$((fails + 1))
+fi
 grep -E "error|warn|fallback" "$D/daemon.log" | tail -20 | cut -c1-300 >"$OUT/daemon-warnings.txt"
 cp "$D/daemon.log" "$OUT/daemon-prove.log"
 echo "failures: $fails"

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "backend/placement.hpp"
@@ -485,6 +486,7 @@ struct FakeDevice {
   // kernels" this long (reported as ProveTimings::device_wait_s).
   unsigned concurrency = 1;
   std::chrono::milliseconds wait{0};
+  std::optional<backend::FitOptions> fit;  // what its last prover was built with
 };
 
 // Both conventions: a bellperson key's points collected from the source (the daemon's GPUs stream
@@ -527,12 +529,13 @@ class FakeDeviceProver final : public backend::DeviceProver {
 
 backend::PlacementSetup fake_devices(std::vector<int> ordinals, std::map<int, FakeDevice>& devs) {
   for (int d : ordinals) devs[d];
-  return {ordinals, [&devs](int d, const backend::ProverKey& key, const backend::FitOptions&) {
+  return {ordinals, [&devs](int d, const backend::ProverKey& key, const backend::FitOptions& fit) {
             FakeDevice& dev = devs.at(d);
             if (dev.resident.load() >= dev.capacity) {
               throw DeviceMemoryShort("gpu:" + std::to_string(d) + ": injected: device memory full");
             }
             ++dev.built;
+            dev.fit = fit;
             return std::unique_ptr<backend::DeviceProver>(std::make_unique<FakeDeviceProver>(d, dev, key));
           }};
 }
@@ -836,6 +839,26 @@ TEST(EngineGpuPool, AWitnessWaitingForTheOthersKernelsIsNotDeviceTime) {
     EXPECT_LT(t.prove_ms, 400.0);
     EXPECT_GE(t.prove_start_ms, t.synthesis_start_ms + t.synthesis_ms + 400.0);
   }
+}
+
+// [gpus] is how a device's prover is made: the G2 MSM's place, the window tables, two witness
+// slots from two or more workers, and H beside the MSMs.
+TEST(EngineGpuPool, TheGpusSectionIsHowAProverIsFit) {
+  TempDir dir;
+  Config cfg = test_config(dir.str());
+  cfg.gpus.workers_per_device = 3;
+  cfg.gpus.g2_msm = "cpu";
+  cfg.gpus.msm_table_bits = 12;
+  cfg.gpus.overlap_h = true;
+  std::map<int, FakeDevice> devs;
+  Engine engine(cfg, fake_devices({0}, devs));
+  engine.start();
+  ASSERT_TRUE(engine.preload_srs("chain:2^8").ok());
+  ASSERT_TRUE(devs[0].fit.has_value());
+  EXPECT_FALSE(devs[0].fit->b_g2_on_gpu);
+  EXPECT_EQ(devs[0].fit->msm_table_bits, 12u);
+  EXPECT_EQ(devs[0].fit->witness_slots, 2u);
+  EXPECT_TRUE(devs[0].fit->overlap_h);
 }
 
 TEST(EngineGpuPool, ADeviceErrorIsRetriedOnTheOtherDevice) {

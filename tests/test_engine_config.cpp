@@ -200,6 +200,7 @@ eviction_min_idle = "90s"
 devices = [0, 2]
 workers_per_device = 3
 msm_table_bits = 20
+overlap_h = true
 
 [scheduler]
 max_pending_jobs = 7
@@ -272,6 +273,7 @@ zkey = "/k/d.zkey"
   EXPECT_EQ(c.gpus.devices, (std::vector<unsigned>{0, 2}));
   EXPECT_EQ(c.gpus.workers_per_device, 3u);
   EXPECT_EQ(c.gpus.msm_table_bits, 20u);
+  EXPECT_TRUE(c.gpus.overlap_h);
   EXPECT_EQ(c.scheduler.max_pending_jobs, 7u);
   EXPECT_EQ(c.scheduler.completed_retention_s, 45.5);
   EXPECT_EQ(c.synthesis.workers, 4u);
@@ -819,7 +821,8 @@ TEST(Config, TuningEnvironmentOverrides) {
 
 // A knob the chosen backend would ignore is an error, not a silent no-op.
 TEST(Config, IgnoredKnobsAreErrors) {
-  for (const char* k : {"devices = [0]", "workers_per_device = 2", "g2_msm = \"cpu\"", "msm_table_bits = 20"}) {
+  for (const char* k :
+       {"devices = [0]", "workers_per_device = 2", "g2_msm = \"cpu\"", "msm_table_bits = 20", "overlap_h = true"}) {
     const std::string e = finalize_error(std::string("[gpus]\nbackend = \"cpu\"\n") + k + "\n");
     const std::string key = std::string("gpus.") + std::string(k).substr(0, std::string(k).find(' '));
     EXPECT_TRUE(contains(e, key + " has no effect with gpus.backend = \"cpu\"")) << k << ": " << e;

@@ -18,7 +18,8 @@ gpu::GpuProverOptions gpu_options(int device, const FitOptions& fit) {
           .b_g2_on_gpu = fit.b_g2_on_gpu,
           .pool = fit.pool,
           .msm_table_bits = fit.msm_table_bits,
-          .witness_slots = fit.witness_slots};
+          .witness_slots = fit.witness_slots,
+          .overlap_h = fit.overlap_h};
 }
 
 // Runs `fn`, a CUDA error becoming DeviceFailure named after the device.

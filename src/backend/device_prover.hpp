@@ -58,6 +58,7 @@ struct FitOptions {
   bool b_g2_on_gpu = true;            // false: the G2 MSM on the CPU, overlapping the device's G1 MSMs
   unsigned msm_table_bits = 0;        // precomputed MSM window tables of this width (0: none)
   unsigned witness_slots = 1;         // witnesses a GPU prover takes at once (2: uploads overlap kernels)
+  bool overlap_h = false;             // H beside the l, a, b_g1 MSMs (gpu::GpuProverOptions::overlap_h)
   ThreadPool* pool = nullptr;         // CPU work (the CPU G2 MSM); null: ThreadPool::global()
   unsigned test_inject_failures = 0;  // test hook: the prover's first N stages fail (DeviceFailure)
 };

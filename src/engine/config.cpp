@@ -284,7 +284,8 @@ std::vector<Field> gpus_fields(GpusSection& s) {
           {"workers_per_device", set_unsigned(s.workers_per_device)},
           {"deadline_workers", set_unsigned(s.deadline_workers)},
           {"g2_msm", set_string(s.g2_msm)},
-          {"msm_table_bits", set_unsigned(s.msm_table_bits)}};
+          {"msm_table_bits", set_unsigned(s.msm_table_bits)},
+          {"overlap_h", set_bool(s.overlap_h)}};
 }
 std::vector<Field> scheduler_fields(SchedulerSection& s) {
   return {{"max_pending_jobs", set_unsigned(s.max_pending_jobs)},
@@ -630,8 +631,8 @@ Result<bool> Config::finalize() {
   }
   // Knobs that the chosen backend would ignore are errors rather than silent no-ops.
   if (gpus.backend == "cpu") {
-    for (const char* k :
-         {"gpus.devices", "gpus.workers_per_device", "gpus.deadline_workers", "gpus.g2_msm", "gpus.msm_table_bits"}) {
+    for (const char* k : {"gpus.devices", "gpus.workers_per_device", "gpus.deadline_workers", "gpus.g2_msm",
+                          "gpus.msm_table_bits", "gpus.overlap_h"}) {
       if (explicit_keys.count(k)) {
         return make_error(std::string(k) +
                           " has no effect with gpus.backend = \"cpu\" (nothing runs on a GPU); remove "

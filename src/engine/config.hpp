@@ -62,6 +62,9 @@ struct GpusSection {
   // (docs/gpu-msm.md: pays for large MSMs with memory to spare, e.g. 20 for 2^20 circuits whose
   // scalars are mostly not 0/1; dropped for a prover that would not fit the device with them).
   unsigned msm_table_bits = 0;
+  // H's transforms beside the l, a and b_g1 MSMs (gpu::GpuProverOptions::overlap_h); the h MSM
+  // follows H either way. Off by default (BENCHMARKS.md, "H beside the l, a, b_g1 MSMs").
+  bool overlap_h = false;
 };
 
 struct SchedulerSection {

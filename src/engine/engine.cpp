@@ -47,6 +47,7 @@ std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, Th
       .fit = {.b_g2_on_gpu = config.g2_msm != "cpu",
               .msm_table_bits = config.msm_table_bits,
               .witness_slots = std::min(config.workers_per_device, 2u),
+              .overlap_h = config.overlap_h,
               .pool = cpu_pool},
       .required_by = "gpus.backend = \"gpu\"",
   };

@@ -154,7 +154,8 @@ void Engine::warn_ignored_keys() const {
     spdlog::warn("config_ignored key=prover.workers reason=\"the GPUs prove here: gpus.workers_per_device applies\"");
   }
   if (!gpus_->enabled()) {
-    for (const char* k : {"gpus.devices", "gpus.workers_per_device", "gpus.g2_msm", "gpus.msm_table_bits"}) {
+    for (const char* k :
+         {"gpus.devices", "gpus.workers_per_device", "gpus.g2_msm", "gpus.msm_table_bits", "gpus.overlap_h"}) {
       if (config_.explicit_keys.count(k)) {
         spdlog::warn("config_ignored key={} reason=\"no GPU proves here ({})\"", k, gpus_->reason());
       }

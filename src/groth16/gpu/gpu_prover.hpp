@@ -47,9 +47,9 @@ struct GpuProverOptions {
   // more z on the device and one more pinned staging buffer on the host (4.2 GB each at 32 GiB).
   unsigned witness_slots = 1;
   // true: H's transforms run while the l, a and b_g1 MSMs (and G2) do, which need only the
-  // witness; the h MSM follows H. Off by default: at 32 GiB on an H200 the MSM beside H slowed
-  // down by more than H's time (1.513-1.526 s a stage against 1.490-1.499 s in one process;
-  // BENCHMARKS.md), though a daemon run with it on, on another machine, was 3 % faster.
+  // witness; the h MSM follows H. Off by default: at 32 GiB on an H200 the MSMs beside H slow down
+  // by about H's time (one process: 1.513-1.526 s a stage against 1.490-1.499 s; the daemon, one
+  // run: 13.72 against 13.85 s a proof, within the noise; BENCHMARKS.md). `gpus.overlap_h`.
   bool overlap_h = false;
 };
 
