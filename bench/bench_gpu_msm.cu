@@ -13,12 +13,19 @@
 //                       max_pairs_per_pass; 0 or absent: the default); default: the engine's own
 //                       choice, "" for it explicitly]
 //                      [table bits: then precompute a window table of that width and run again]
+//                      [scalar orders, comma-separated (default random): random, or sorted: every
+//                       window's digit grows with the scalar's index (1 + i * 2^(c-1) / n, the top
+//                       window's within r), so the buckets are as full as with random scalars but the
+//                       sorted pairs are in the bases' order and the accumulation reads the bases one
+//                       after the other instead of at random; the accum_ms difference is what the
+//                       random reads of the bases cost (#18 item 6: all that sharing them could save)]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ec/msm.hpp"
@@ -45,6 +52,32 @@ void fill_scalars(std::span<ff::Fr> out, uint64_t seed) {
   }
 }
 
+// Scalars whose every window's signed digit is 1 + i * 2^(c-1) / n for index i (the top window,
+// bits [c(W-1), 255), at most half its range, so that the value stays below r): no digit needs a
+// borrow, each window's buckets hold n / 2^(c-1) pairs, and the stable sort leaves them in index
+// order. Canonical values, converted to Montgomery form on a few threads.
+void fill_sorted_scalars(std::span<ff::Fr> out, unsigned c) {
+  const size_t n = out.size();
+  const unsigned windows = (256 + c - 1) / c, top_bits = 255 - c * (windows - 1) - 1;
+  auto work = [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      ff::Limbs<4> l{};
+      for (unsigned w = 0; w < windows; ++w) {
+        const unsigned bits = w + 1 < windows ? c - 1 : top_bits;
+        const uint64_t d = 1 + static_cast<uint64_t>((static_cast<unsigned __int128>(i) << bits) / n);
+        const unsigned at = w * c;  // d < 2^22 fits in two limbs from any offset
+        l[at / 64] |= d << (at % 64);
+        if (at % 64 != 0 && at / 64 + 1 < 4) l[at / 64 + 1] |= d >> (64 - at % 64);
+      }
+      out[i] = ff::Fr::from_canonical(l);
+    }
+  };
+  const size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t) pool.emplace_back(work, n * t / threads, n * (t + 1) / threads);
+  for (auto& th : pool) th.join();
+}
+
 // Tuning variants to run ("" = the defaults), from argv[4]: a comma-separated list of pXrZ
 // (prefetch 0/1, Z reduction threads per SM).
 std::vector<std::string> g_variants{""};
@@ -52,10 +85,12 @@ std::vector<std::string> g_variants{""};
 size_t g_max_pairs = 0;
 // argv[5]: after the variants, precompute a window table of this width and run again (0: no table).
 unsigned g_table_bits = 0;
+// argv[6]: the scalar orders to run (random, sorted).
+std::vector<std::string> g_orders{"random"};
 
 template <class C>
-void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu::PinnedBuffer<ff::Fr>& scalars,
-                  unsigned min_log, unsigned max_log, int runs);
+void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, gpu::PinnedBuffer<ff::Fr>& scalars,
+                  unsigned min_log, unsigned max_log, int runs, bool sorted);
 
 template <class C>
 void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs) {
@@ -92,7 +127,11 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
         std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM, max pairs per pass %zu\n", name,
                     variant.c_str(), p, r, g_max_pairs);
       }
-      bench_engine<C>(name, *db, scalars, min_log, max_log, runs);
+      for (const std::string& order : g_orders) {
+        if (order == "random") fill_scalars(scalars.span(), 2);
+        std::printf("# %s scalars: %s\n", name, order.c_str());
+        bench_engine<C>(name, *db, scalars, min_log, max_log, runs, order == "sorted");
+      }
     }
   };
   run_variants();
@@ -112,8 +151,8 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
 }
 
 template <class C>
-void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu::PinnedBuffer<ff::Fr>& scalars,
-                  unsigned min_log, unsigned max_log, int runs) {
+void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, gpu::PinnedBuffer<ff::Fr>& scalars,
+                  unsigned min_log, unsigned max_log, int runs, bool sorted) {
   const auto* db = &bases;
   gpu::Msm<C> engine;
   std::printf("%-3s %5s %11s %3s %3s %3s %9s %9s %9s %9s %8s %9s %9s %9s\n", "grp", "log2n", "n", "c", "W", "P",
@@ -128,7 +167,11 @@ void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, const gpu:
     std::vector<double> msm, e2e, wall, upload, prep, accum, reduce;
     try {
       const std::span<const ff::Fr> k(scalars.data(), n);
-      engine.run(db->view(0, n), k, opt);  // warm-up: scratch allocation
+      engine.run(db->view(0, n), k, opt);  // warm-up: scratch allocation (and, sorted, the width c)
+      if (sorted) {
+        fill_sorted_scalars(std::span<ff::Fr>(scalars.data(), n), engine.stats().window_bits);
+        engine.run(db->view(0, n), k, opt);
+      }
       for (int r = 0; r < runs; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         engine.run(db->view(0, n), k, opt);
@@ -177,6 +220,20 @@ int main(int argc, char** argv) {
     }
   }
   if (argc > 5) g_table_bits = static_cast<unsigned>(std::atoi(argv[5]));
+  if (argc > 6) {
+    g_orders.clear();
+    const std::string v = argv[6];
+    for (size_t pos = 0; pos <= v.size();) {
+      const size_t comma = std::min(v.find(',', pos), v.size());
+      const std::string one = v.substr(pos, comma - pos);
+      if (one != "random" && one != "sorted") {
+        std::fprintf(stderr, "bench_gpu_msm: scalar order '%s' is not random or sorted\n", one.c_str());
+        return 2;
+      }
+      g_orders.push_back(one);
+      pos = comma + 1;
+    }
+  }
   const auto scan = gpu::scan_devices();
   if (scan.devices.empty()) {
     std::printf("no CUDA device: %s\n", scan.unavailable_reason.c_str());
