@@ -8,7 +8,7 @@
 #include "gadgets/por_witness.hpp"
 #include "gadgets/poseidon_witness.hpp"
 #include "gadgets/sha256_hash_witness.hpp"
-#include "util/mapped_file.hpp"
+#include "util/prefault.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -277,12 +277,10 @@ SnapAssignment snap_native_assignment(const SnapCircuitShape& shape, const SnapP
   snap_detail::check_witness(shape, w);
   const size_t per_challenge = snap_challenge_aux_len(shape);
   SnapAssignment out;
-  // 2.6 GB at 32 GiB: in transparent huge pages the first touch (resize's zeroing) takes 512x
-  // fewer page faults, which were most of the witness time.
+  // 2.6 GB at 32 GiB: in transparent huge pages the first touch takes 512x fewer page faults,
+  // which were most of the witness time; the pool takes them (util/prefault.hpp).
   const size_t aux_len = snap_aux_len(shape);
-  out.aux.reserve(aux_len);
-  advise_huge_pages(out.aux.data(), aux_len * sizeof(Fr));
-  out.aux.resize(aux_len);
+  resize_prefaulted(out.aux, aux_len, pool);
   const std::span<Fr> aux(out.aux);
   size_t at = 0;
   auto slice = [&](size_t n) {
