@@ -25,12 +25,12 @@
 #include <cstdlib>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "ec/msm.hpp"
 #include "gpu/device.hpp"
 #include "gpu/msm.hpp"
+#include "util/thread_pool.hpp"
 #include "util/tuning.hpp"
 
 using namespace cuzk;
@@ -55,11 +55,11 @@ void fill_scalars(std::span<ff::Fr> out, uint64_t seed) {
 // Scalars whose every window's signed digit is 1 + i * 2^(c-1) / n for index i (the top window,
 // bits [c(W-1), 255), at most half its range, so that the value stays below r): no digit needs a
 // borrow, each window's buckets hold n / 2^(c-1) pairs, and the stable sort leaves them in index
-// order. Canonical values, converted to Montgomery form on a few threads.
+// order. Canonical values, converted to Montgomery form on the thread pool.
 void fill_sorted_scalars(std::span<ff::Fr> out, unsigned c) {
   const size_t n = out.size();
   const unsigned windows = (256 + c - 1) / c, top_bits = 255 - c * (windows - 1) - 1;
-  auto work = [&](size_t b, size_t e) {
+  ThreadPool::global().parallel_chunks(n, size_t{1} << 16, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) {
       ff::Limbs<4> l{};
       for (unsigned w = 0; w < windows; ++w) {
@@ -71,11 +71,18 @@ void fill_sorted_scalars(std::span<ff::Fr> out, unsigned c) {
       }
       out[i] = ff::Fr::from_canonical(l);
     }
-  };
-  const size_t threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t) pool.emplace_back(work, n * t / threads, n * (t + 1) / threads);
-  for (auto& th : pool) th.join();
+  });
+}
+
+// "a,b,c" -> {"a", "b", "c"}; "" -> {""}.
+std::vector<std::string> split_commas(const std::string& v) {
+  std::vector<std::string> out;
+  for (size_t pos = 0; pos <= v.size();) {
+    const size_t comma = std::min(v.find(',', pos), v.size());
+    out.push_back(v.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  return out;
 }
 
 // Tuning variants to run ("" = the defaults), from argv[4]: a comma-separated list of pXrZ
@@ -204,34 +211,24 @@ int main(int argc, char** argv) {
   const unsigned max_g2 = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 24;
   const int runs = argc > 3 ? std::atoi(argv[3]) : 5;
   if (argc > 4 && argv[4][0] != 0) {
-    g_variants.clear();
-    std::string v = argv[4];
-    for (size_t pos = 0; pos <= v.size();) {
-      const size_t comma = std::min(v.find(',', pos), v.size());
+    g_variants = split_commas(argv[4]);
+    for (const std::string& one : g_variants) {
       unsigned p = 0, r = 0, m = 0;
-      const std::string one = v.substr(pos, comma - pos);
       if (std::sscanf(one.c_str(), "p%ur%um%u", &p, &r, &m) < 2 || m > 40) {
         std::fprintf(stderr, "bench_gpu_msm: variant '%s' is not pXrZ or pXrZmL, L <= 40 (e.g. p1r1024m29)\n",
                      one.c_str());
         return 2;
       }
-      g_variants.push_back(one);
-      pos = comma + 1;
     }
   }
   if (argc > 5) g_table_bits = static_cast<unsigned>(std::atoi(argv[5]));
   if (argc > 6) {
-    g_orders.clear();
-    const std::string v = argv[6];
-    for (size_t pos = 0; pos <= v.size();) {
-      const size_t comma = std::min(v.find(',', pos), v.size());
-      const std::string one = v.substr(pos, comma - pos);
+    g_orders = split_commas(argv[6]);
+    for (const std::string& one : g_orders) {
       if (one != "random" && one != "sorted") {
         std::fprintf(stderr, "bench_gpu_msm: scalar order '%s' is not random or sorted\n", one.c_str());
         return 2;
       }
-      g_orders.push_back(one);
-      pos = comma + 1;
     }
   }
   const auto scan = gpu::scan_devices();

@@ -10,9 +10,9 @@
 
 namespace cuzk {
 
-// v.resize(n) for an empty v, the new storage's pages faulted in by `pool` (in huge pages where the kernel
-// allows them). The bytes written before resize() are only touches of storage that the vector owns
-// and has not yet constructed objects in; resize() value-initialises every element as usual.
+// v.resize(n) for an empty v, the new storage's pages faulted in by `pool` (in huge pages where the
+// kernel allows them). The bytes written before resize() are only touches of storage that the
+// vector owns and has not yet constructed objects in; resize() value-initialises every element.
 template <class T>
 void resize_prefaulted(std::vector<T>& v, size_t n, ThreadPool& pool) {
   constexpr size_t kPage = 4096;
