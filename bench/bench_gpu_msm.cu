@@ -8,10 +8,12 @@
 //   prep_ms / accum_ms / reduce_ms: msm_ms in phases (classify+recode+sort, bucket accumulation,
 //            bucket and window reduction)
 // Usage: bench_gpu_msm [max_log_g1 (default 26; 27 tries 2^27)] [max_log_g2 (default 24)] [runs (5)]
-//                      [variants: comma-separated pXrZ[mL], e.g. p1r1024,p0r256m40: prefetch X, Z
-//                       reduction threads per SM, at most 2^L pairs per pass (GpuMsmOptions::
-//                       max_pairs_per_pass; 0 or absent: the default); default: the engine's own
-//                       choice, "" for it explicitly]
+//                      [variants: comma-separated pXrZ[mL[aA[nN]]], e.g. p1r1024,p0r256m40,p1r256m0a1n3:
+//                       prefetch X, Z reduction threads per SM, at most 2^L pairs per pass
+//                       (GpuMsmOptions::max_pairs_per_pass; 0 or absent: the default), A = 1:
+//                       batch-affine accumulation (gpu_msm_affine) with N rounds (0 or absent:
+//                       auto); default: the engine's own choice, "" for it explicitly]
+//   R (last column): batch-affine rounds (0: XYZZ accumulation)
 //                      [table bits: then precompute a window table of that width and run again]
 //                      [scalar orders, comma-separated (default random): random, or sorted: every
 //                       window's digit grows with the scalar's index (1 + i * 2^(c-1) / n, the top
@@ -90,6 +92,8 @@ std::vector<std::string> split_commas(const std::string& v) {
 std::vector<std::string> g_variants{""};
 // The variant's max_pairs_per_pass (0: the engine's default).
 size_t g_max_pairs = 0;
+// The variant's GpuMsmOptions::affine_rounds (0: auto).
+unsigned g_affine_rounds = 0;
 // argv[5]: after the variants, precompute a window table of this width and run again (0: no table).
 unsigned g_table_bits = 0;
 // argv[6]: the scalar orders to run (random, sorted).
@@ -124,15 +128,17 @@ void bench_group(const char* name, unsigned min_log, unsigned max_log, int runs)
   auto run_variants = [&] {
     for (const std::string& variant : g_variants) {
       if (!variant.empty()) {
-        unsigned p = 1, r = 256, m = 0;
-        std::sscanf(variant.c_str(), "p%ur%um%u", &p, &r, &m);
+        unsigned p = 1, r = 256, m = 0, a = 0, rounds = 0;
+        std::sscanf(variant.c_str(), "p%ur%um%ua%un%u", &p, &r, &m, &a, &rounds);
         g_max_pairs = m == 0 ? 0 : size_t{1} << m;
+        g_affine_rounds = rounds;
         Tuning t = tuning();
         t.gpu_msm_prefetch = p != 0;
         t.gpu_msm_reduce_threads = r;
+        t.gpu_msm_affine = a != 0;
         set_tuning(t);
-        std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM, max pairs per pass %zu\n", name,
-                    variant.c_str(), p, r, g_max_pairs);
+        std::printf("# %s variant %s: prefetch %u, reduction %u threads/SM, max pairs per pass %zu, %s accumulation\n",
+                    name, variant.c_str(), p, r, g_max_pairs, a ? "batch-affine" : "XYZZ");
       }
       for (const std::string& order : g_orders) {
         if (order == "random") fill_scalars(scalars.span(), 2);
@@ -162,10 +168,11 @@ void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, gpu::Pinne
                   unsigned min_log, unsigned max_log, int runs, bool sorted) {
   const auto* db = &bases;
   gpu::Msm<C> engine;
-  std::printf("%-3s %5s %11s %3s %3s %3s %9s %9s %9s %9s %8s %9s %9s %9s\n", "grp", "log2n", "n", "c", "W", "P",
-              "msm_ms", "e2e_ms", "wall_ms", "upload_ms", "Madd/s", "prep_ms", "accum_ms", "reduce_ms");
+  std::printf("%-3s %5s %11s %3s %3s %3s %9s %9s %9s %9s %8s %9s %9s %9s %2s\n", "grp", "log2n", "n", "c", "W", "P",
+              "msm_ms", "e2e_ms", "wall_ms", "upload_ms", "Madd/s", "prep_ms", "accum_ms", "reduce_ms", "R");
   gpu::GpuMsmOptions opt;
   opt.max_pairs_per_pass = g_max_pairs;
+  opt.affine_rounds = g_affine_rounds;
   std::vector<unsigned> logs;
   for (unsigned lg = min_log; lg <= max_log; lg += 2) logs.push_back(lg);
   if (logs.empty() || logs.back() != max_log) logs.push_back(max_log);
@@ -197,9 +204,9 @@ void bench_engine(const char* name, const gpu::DeviceBases<C>& bases, gpu::Pinne
     }
     const auto& st = engine.stats();
     const double madds = double(st.windows) * double(st.nontrivial) / (median(msm) * 1e-3) / 1e6;
-    std::printf("%-3s %5u %11zu %3u %3u %3u %9.2f %9.2f %9.2f %9.2f %8.0f %9.2f %9.2f %9.2f\n", name, lg, n,
+    std::printf("%-3s %5u %11zu %3u %3u %3u %9.2f %9.2f %9.2f %9.2f %8.0f %9.2f %9.2f %9.2f %2u\n", name, lg, n,
                 st.window_bits, st.windows, st.passes, median(msm), median(e2e), median(wall), median(upload), madds,
-                median(prep), median(accum), median(reduce));
+                median(prep), median(accum), median(reduce), st.affine_rounds);
     std::fflush(stdout);
   }
 }
@@ -213,9 +220,11 @@ int main(int argc, char** argv) {
   if (argc > 4 && argv[4][0] != 0) {
     g_variants = split_commas(argv[4]);
     for (const std::string& one : g_variants) {
-      unsigned p = 0, r = 0, m = 0;
-      if (std::sscanf(one.c_str(), "p%ur%um%u", &p, &r, &m) < 2 || m > 40) {
-        std::fprintf(stderr, "bench_gpu_msm: variant '%s' is not pXrZ or pXrZmL, L <= 40 (e.g. p1r1024m29)\n",
+      unsigned p = 0, r = 0, m = 0, a = 0, rounds = 0;
+      if (std::sscanf(one.c_str(), "p%ur%um%ua%un%u", &p, &r, &m, &a, &rounds) < 2 || m > 40 || a > 1 || rounds > 8) {
+        std::fprintf(stderr,
+                     "bench_gpu_msm: variant '%s' is not pXrZ[mL[aA[nN]]], L <= 40, A 0|1, N <= 8 (e.g. p1r1024m29, "
+                     "p1r256m0a1n3)\n",
                      one.c_str());
         return 2;
       }

@@ -1130,7 +1130,7 @@ TEST(Engine, TuningIsAppliedAndReported) {
     engine.start();
     EXPECT_FALSE(tuning().matvec_stream);  // the process's kernels now use it
     const EngineStatus st = engine.status();
-    ASSERT_EQ(st.tuning.size(), 5u);
+    ASSERT_EQ(st.tuning.size(), 6u);
     EXPECT_EQ(st.tuning[2], "matvec_stream=false (config)");
     EXPECT_EQ(st.tuning[1], "msm_glv=true (default)");
     // Proofs are the same with ordinary stores.

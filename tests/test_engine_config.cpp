@@ -768,14 +768,18 @@ TEST(Config, TuningSection) {
   EXPECT_FALSE(cfg->tuning.matvec_stream);
   EXPECT_EQ(cfg->tuning.gpu_msm_reduce_threads, 512u);
   EXPECT_FALSE(cfg->tuning.gpu_msm_prefetch.has_value());
-  cfg = parse_config("[tuning]\ngpu_msm_prefetch = false\ngpu_msm_reduce_threads = \"auto\"\n", "t.toml");
+  EXPECT_FALSE(cfg->tuning.gpu_msm_affine.has_value());
+  cfg = parse_config("[tuning]\ngpu_msm_prefetch = false\ngpu_msm_reduce_threads = \"auto\"\ngpu_msm_affine = true\n",
+                     "t.toml");
   ASSERT_TRUE(cfg.ok()) << cfg.error();
   EXPECT_EQ(cfg->tuning.gpu_msm_prefetch, false);
+  EXPECT_EQ(cfg->tuning.gpu_msm_affine, true);
   EXPECT_FALSE(cfg->tuning.gpu_msm_reduce_threads.has_value());
   const std::pair<const char*, const char*> bad[] = {
       {"gpu_msm_reduce_threads = 8", "tuning.gpu_msm_reduce_threads: expected \"auto\" or an integer 32..4096"},
       {"msm_glv = \"no\"", "tuning.msm_glv: expected a boolean"},
       {"gpu_msm_prefetch = 2", "expected true, false or \"auto\""},
+      {"gpu_msm_affine = \"yes\"", "expected true, false or \"auto\""},
       {"msm_simdd = true", "did you mean 'msm_simd'"}};
   for (const auto& [line, want] : bad) {
     const std::string e = parse_error(std::string("[tuning]\n") + line + "\n");
@@ -794,7 +798,7 @@ TEST(Config, TuningEnvironmentOverrides) {
     EXPECT_EQ(t.gpu_msm_reduce_threads, 1024u);
     ASSERT_EQ(applied.size(), 2u);
     const auto all = cuzk::describe_tuning(t, applied, "config");
-    ASSERT_EQ(all.size(), 5u);
+    ASSERT_EQ(all.size(), 6u);
     EXPECT_EQ(all[1].key, "msm_glv");
     EXPECT_EQ(all[1].source, "CUZK_MSM_GLV");
     EXPECT_EQ(all[0].source, "config");

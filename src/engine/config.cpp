@@ -350,7 +350,8 @@ std::vector<Field> tuning_fields(Tuning& s) {
           {"msm_glv", set_bool(s.msm_glv)},
           {"matvec_stream", set_bool(s.matvec_stream)},
           {"gpu_msm_reduce_threads", set_auto_unsigned(s.gpu_msm_reduce_threads, 32, 4096)},
-          {"gpu_msm_prefetch", set_auto_bool(s.gpu_msm_prefetch)}};
+          {"gpu_msm_prefetch", set_auto_bool(s.gpu_msm_prefetch)},
+          {"gpu_msm_affine", set_auto_bool(s.gpu_msm_affine)}};
 }
 std::vector<Field> circuit_fields(CircuitSection& s) {
   return {{"id", set_string(s.id)},     {"builtin", set_string(s.builtin)},    {"pce", set_string(s.pce)},

@@ -97,8 +97,8 @@ std::string config_to_toml(const Config& c) {
     << "matvec_stream = " << toml_bool(c.tuning.matvec_stream) << "\n"
     << "gpu_msm_reduce_threads = "
     << (c.tuning.gpu_msm_reduce_threads ? std::to_string(*c.tuning.gpu_msm_reduce_threads) : "\"auto\"") << "\n"
-    << "gpu_msm_prefetch = " << (c.tuning.gpu_msm_prefetch ? toml_bool(*c.tuning.gpu_msm_prefetch) : "\"auto\"")
-    << "\n";
+    << "gpu_msm_prefetch = " << (c.tuning.gpu_msm_prefetch ? toml_bool(*c.tuning.gpu_msm_prefetch) : "\"auto\"") << "\n"
+    << "gpu_msm_affine = " << (c.tuning.gpu_msm_affine ? toml_bool(*c.tuning.gpu_msm_affine) : "\"auto\"") << "\n";
   for (const auto& circuit : c.circuits) {
     o << "\n[[circuits]]\nid = " << toml_string(circuit.id) << "\n";
     const std::pair<const char*, const std::string*> files[] = {

@@ -23,10 +23,12 @@ void Engine::apply_tuning() {
   const std::vector<TuningValue> env = apply_env_tuning(t);  // throws on a malformed variable
   set_tuning(t);
   const Tuning defaults;
-  const bool from_config[] = {config_.tuning.msm_simd != defaults.msm_simd, config_.tuning.msm_glv != defaults.msm_glv,
+  const bool from_config[] = {config_.tuning.msm_simd != defaults.msm_simd,
+                              config_.tuning.msm_glv != defaults.msm_glv,
                               config_.tuning.matvec_stream != defaults.matvec_stream,
                               config_.tuning.gpu_msm_reduce_threads.has_value(),
-                              config_.tuning.gpu_msm_prefetch.has_value()};
+                              config_.tuning.gpu_msm_prefetch.has_value(),
+                              config_.tuning.gpu_msm_affine.has_value()};
   std::vector<TuningValue> all = describe_tuning(t, env, "default");
   tuning_lines_.clear();
   for (size_t i = 0; i < all.size(); ++i) {

@@ -106,6 +106,25 @@ struct XyzzPoint {
   }
 };
 
+// Points and field elements in device buffers are 16-byte aligned (cudaMalloc, whole elements of
+// 48, 96 or 192 bytes): read or written through Aligned16 the compiler uses 128-bit accesses, a
+// quarter of the instructions (and of the L1 transactions of a random gather) of 32-bit ones.
+template <class T>
+struct alignas(16) Aligned16 {
+  T p;
+};
+static_assert(sizeof(Aligned16<AffinePoint<G1Curve>>) == sizeof(AffinePoint<G1Curve>) &&
+                  sizeof(Aligned16<AffinePoint<G2Curve>>) == sizeof(AffinePoint<G2Curve>),
+              "base stride must stay the packed size");
+template <class T>
+__device__ __forceinline__ T load16(const T* p) {
+  return reinterpret_cast<const Aligned16<T>*>(p)->p;
+}
+template <class T>
+__device__ __forceinline__ void store16(T* p, const T& v) {
+  reinterpret_cast<Aligned16<T>*>(p)->p = v;
+}
+
 using G1Affine = AffinePoint<G1Curve>;
 using G2Affine = AffinePoint<G2Curve>;
 using G1Xyzz = XyzzPoint<G1Curve>;

@@ -95,6 +95,12 @@ struct GpuMsmOptions {
   // Most (digit, base) pairs sorted and accumulated at once (without a window table, whole
   // windows per pass); 0 = msm_detail::kDefaultMaxPairsPerPass. Bounds the scratch at large n.
   size_t max_pairs_per_pass = 0;
+  // With batch-affine accumulation ([tuning] gpu_msm_affine): most sorted pairs per chunk of
+  // rounds (0 = msm_detail::kAffineChunkG1/G2; bounds the round scratch, lets tests cross
+  // chunks), and rounds of pairwise affine sums before the XYZZ slices (0 = from the pairs per
+  // bucket, msm_detail::auto_affine_rounds).
+  size_t affine_chunk = 0;
+  unsigned affine_rounds = 0;
 };
 
 // What the last run did (for benchmarks and tuning).
@@ -103,10 +109,11 @@ struct GpuMsmStats {
   size_t nontrivial = 0;  // scalars other than 0 and 1 (through Pippenger)
   size_t ones = 0;        // scalars equal to 1 (summed directly)
   unsigned window_bits = 0, windows = 0;
-  unsigned passes = 0;   // groups of windows sorted and accumulated one after the other
-  bool table = false;    // the precomputed window table was used
-  float upload_ms = 0;   // scalars (and bitmap) host -> device
-  float compute_ms = 0;  // everything after the upload until the window sums are on the host
+  unsigned passes = 0;         // groups of windows sorted and accumulated one after the other
+  bool table = false;          // the precomputed window table was used
+  unsigned affine_rounds = 0;  // batch-affine rounds per chunk (0: XYZZ accumulation)
+  float upload_ms = 0;         // scalars (and bitmap) host -> device
+  float compute_ms = 0;        // everything after the upload until the window sums are on the host
   // compute_ms in phases (0 when every scalar was 0 or 1): classify, recode and sort; bucket
   // accumulation; bucket and window reduction (with the 1-scalars' sum and the copy to the host).
   float prepare_ms = 0, accumulate_ms = 0, reduce_ms = 0;

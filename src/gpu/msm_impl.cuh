@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "gpu/curve.cuh"
+#include "gpu/curve_ool.cuh"
 #include "gpu/msm.hpp"
+#include "gpu/msm_affine.cuh"
 #include "gpu/msm_internal.hpp"
 
 namespace cuzk::gpu {
@@ -46,31 +48,6 @@ constexpr uint64_t kNoKey = ~uint64_t{0};
 inline size_t blocks_for(size_t n, unsigned block = kBlock) {
   return (n + block - 1) / block;
 }
-
-// Out-of-line additions: called from the lighter kernels so that the heavy formulas are compiled
-// once per curve (nvcc compile time), the hot accumulation loop inlines its own copy.
-template <class C>
-__device__ __noinline__ XyzzPoint<C> add_ool(const XyzzPoint<C>& a, const XyzzPoint<C>& b) {
-  return a.add(b);
-}
-template <class C>
-__device__ __noinline__ XyzzPoint<C> add_affine_ool(const XyzzPoint<C>& a, const AffinePoint<C>& b) {
-  return a.add_affine(b);
-}
-template <class C>
-__device__ __noinline__ XyzzPoint<C> dbl_ool(const XyzzPoint<C>& a) {
-  return a.dbl();
-}
-
-// The bases are 96 or 192 bytes at 16-byte aligned addresses (cudaMalloc, views at whole
-// bases): the alignment lets the compiler use 128-bit loads for the random base gathers.
-template <class T>
-struct alignas(16) Aligned16 {
-  T p;
-};
-static_assert(sizeof(Aligned16<AffinePoint<G1Curve>>) == sizeof(AffinePoint<G1Curve>) &&
-                  sizeof(Aligned16<AffinePoint<G2Curve>>) == sizeof(AffinePoint<G2Curve>),
-              "base stride must stay the packed size");
 
 // Bucket accumulation over equal slices of the W*m sorted pairs (window w holds pairs
 // [w*m, (w+1)*m), sorted by digit). A run of equal (window, digit) is a bucket; digit 0 is
@@ -384,6 +361,10 @@ struct Msm<C>::Impl {
   DeviceBuffer<std::byte> sort_temp;
   DeviceBuffer<Xyzz> buckets, head, tail, partial, ones_partial;
   DeviceBuffer<uint64_t> head_key, tail_key;
+  DeviceBuffer<DAffine> aff_pts[2];  // batch-affine rounds: ping-pong item buffers
+  DeviceBuffer<uint32_t> aff_keys[2];
+  DeviceBuffer<DAffine> flush_pts;  // one round's flushed items (msm_affine.cuh FlushList)
+  DeviceBuffer<uint32_t> flush_keys, flush_count{1};
   PinnedBuffer<uint32_t> host_counts{2};
   PinnedBuffer<Xyzz> host_points{kMaxWindows + 1};
   GpuMsmStats stats;
@@ -397,6 +378,11 @@ struct Msm<C>::Impl {
   bool prefetch = msm_detail::prefetch_bases(kIsG1);
   unsigned reduce_threads_per_sm = msm_detail::reduce_threads_per_sm(256);
   int accumulate_blocks_per_sm = 0;
+  int affine_blocks_per_sm[2] = {0, 0};  // round 1 (from the pairs), later rounds; 0 = not yet asked
+  int items_blocks_per_sm = 0;
+  // This run's GpuMsmOptions::affine_chunk / affine_rounds (0: auto).
+  size_t affine_chunk = kIsG1 ? msm_detail::kAffineChunkG1 : msm_detail::kAffineChunkG2;
+  unsigned affine_rounds = 0;
 
   Impl() {
     CUZK_CUDA_CHECK(
@@ -413,6 +399,11 @@ struct Msm<C>::Impl {
             bool on_device = false, cudaStream_t after = nullptr);
   void accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bases, size_t m, unsigned c, unsigned w0, unsigned g,
                        bool table, size_t k);
+  void accumulate_affine(const DAffine* pair_bases, size_t seg, size_t total, uint32_t B, unsigned rounds,
+                         size_t flush_cap, Xyzz* pass_buckets);
+  template <class Items>
+  void affine_round(int& blocks_per_sm, Items in, size_t n, DAffine* out_pts, uint32_t* out_keys, size_t flush_cap,
+                    Xyzz* pass_buckets);
   void reduce_windows(unsigned sums, unsigned c, Xyzz* out);
   Event ev_after;
   std::deque<Event> pass_events;  // sorted, accumulated: two per pass (a deque: Events do not move)
@@ -504,6 +495,8 @@ typename Msm<C>::Point Msm<C>::Impl::run(DeviceBasesView<C> bases, const void* s
     // of m, in passes of G windows.
     sums = table ? 1 : W;
     const unsigned G = table ? W : windows_per_pass(m, W, opt.max_pairs_per_pass);
+    affine_chunk = opt.affine_chunk ? opt.affine_chunk : kIsG1 ? kAffineChunkG1 : kAffineChunkG2;
+    affine_rounds = opt.affine_rounds;
     stats.passes = (W + G - 1) / G;
     while (pass_events.size() < 2 * size_t{stats.passes}) pass_events.emplace_back();
     // Every window keeps its bucket set until one reduction of all of them at the end (a pass of
@@ -549,6 +542,7 @@ template <class C>
 void Msm<C>::Impl::accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bases, size_t m, unsigned c, unsigned w0,
                                    unsigned g, bool table, size_t k) {
   using namespace msm_detail;
+  const bool affine = affine_accumulation(false);
   const cudaStream_t s = stream.get();
   const size_t seg = table ? g * m : m;
   const uint32_t B = 1u << (c - 1);
@@ -565,6 +559,19 @@ void Msm<C>::Impl::accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bas
                table ? 1 : g, s);
   pass_events[2 * k].record(s);
 
+  Xyzz* pass_buckets = buckets.data() + (table ? 0 : size_t{w0} * B);
+  const DAffine* pair_bases = table ? reinterpret_cast<const DAffine*>(bases.table) : dbases;
+  // Batch-affine when asked for and the buckets are full enough for a round to halve their items.
+  const size_t chunk = std::min(total, affine_chunk);
+  const size_t chunk_buckets = size_t{table ? 1 : std::min<size_t>(g, (chunk + m - 1) / m)} * B;
+  const unsigned rounds = !affine ? 0 : affine_rounds ? affine_rounds : auto_affine_rounds(chunk, chunk_buckets);
+  if (rounds > 0) {
+    // A round flushes at most one item per bucket of the windows its chunk touches.
+    const size_t flush_cap = size_t{table ? 1 : std::min<size_t>(g, (chunk + m - 1) / m + 1)} * B;
+    accumulate_affine(pair_bases, seg, total, B, rounds, flush_cap, pass_buckets);
+    pass_events[2 * k + 1].record(s);
+    return;
+  }
   // One wave of equally loaded threads (at least 8 pairs each).
   const size_t wave = size_t{static_cast<unsigned>(sms)} * accumulate_blocks_per_sm * kBlock;
   const size_t slice = std::max<size_t>(8, (total + wave - 1) / wave);
@@ -573,8 +580,6 @@ void Msm<C>::Impl::accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bas
   grow(tail, slices);
   grow(head_key, slices);
   grow(tail_key, slices);
-  Xyzz* pass_buckets = buckets.data() + (table ? 0 : size_t{w0} * B);
-  const DAffine* pair_bases = table ? reinterpret_cast<const DAffine*>(bases.table) : dbases;
   accumulate()<<<blocks_for(slices), kBlock, 0, s>>>(pair_bases, keys_out.data(), vals_out.data(), seg, total, slice, B,
                                                      pass_buckets, head.data(), head_key.data(), tail.data(),
                                                      tail_key.data());
@@ -583,6 +588,85 @@ void Msm<C>::Impl::accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bas
                                                          tail.data(), tail_key.data());
   CUZK_CUDA_CHECK(cudaGetLastError());
   pass_events[2 * k + 1].record(s);
+}
+
+// Batch-affine accumulation of a pass's `total` sorted pairs (msm_affine.cuh): chunk by chunk, `rounds` rounds of
+// pairwise affine sums, then the remaining items by equal slices in XYZZ, added into the buckets.
+template <class C>
+void Msm<C>::Impl::accumulate_affine(const DAffine* pair_bases, size_t seg, size_t total, uint32_t B, unsigned rounds,
+                                     size_t flush_cap, Xyzz* pass_buckets) {
+  using namespace msm_detail;
+  const cudaStream_t s = stream.get();
+  const size_t chunk = std::min(total, affine_chunk);
+  stats.affine_rounds = rounds;
+  grow(aff_pts[0], (chunk + 1) / 2);
+  grow(aff_keys[0], (chunk + 1) / 2);
+  if (rounds > 1) {
+    grow(aff_pts[1], (chunk + 3) / 4);
+    grow(aff_keys[1], (chunk + 3) / 4);
+  }
+  flush_cap = std::min(flush_cap, (chunk + 1) / 2);
+  grow(flush_pts, flush_cap);
+  grow(flush_keys, flush_cap);
+  if (items_blocks_per_sm == 0) {
+    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &items_blocks_per_sm, accumulate_items_kernel<DC, ArrayItems<DC>>, kBlock, 0));
+    items_blocks_per_sm = std::max(items_blocks_per_sm, 1);
+  }
+  for (size_t lo = 0; lo < total; lo += chunk) {
+    size_t n = std::min(chunk, total - lo);
+    affine_round(affine_blocks_per_sm[0], PairItems<DC>{pair_bases, keys_out.data(), vals_out.data(), lo, seg, B}, n,
+                 aff_pts[0].data(), aff_keys[0].data(), flush_cap, pass_buckets);
+    n = (n + 1) / 2;
+    unsigned cur = 0;
+    for (unsigned r = 1; r < rounds && n > 1; ++r) {
+      affine_round(affine_blocks_per_sm[1], ArrayItems<DC>{aff_pts[cur].data(), aff_keys[cur].data()}, n,
+                   aff_pts[cur ^ 1].data(), aff_keys[cur ^ 1].data(), flush_cap, pass_buckets);
+      n = (n + 1) / 2;
+      cur ^= 1;
+    }
+    const size_t wave = size_t{static_cast<unsigned>(sms)} * items_blocks_per_sm * kBlock;
+    const size_t slice = std::max<size_t>(8, (n + wave - 1) / wave);
+    const size_t slices = (n + slice - 1) / slice;
+    grow(head, slices);
+    grow(tail, slices);
+    grow(head_key, slices);
+    grow(tail_key, slices);
+    const ArrayItems<DC> left{aff_pts[cur].data(), aff_keys[cur].data()};
+    accumulate_items_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(left, n, slice, pass_buckets, head.data(),
+                                                                      head_key.data(), tail.data(), tail_key.data());
+    CUZK_CUDA_CHECK(cudaGetLastError());
+    fixup_items_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(slices, pass_buckets, head.data(), head_key.data(),
+                                                                 tail.data(), tail_key.data());
+    CUZK_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+// One round over n items into ceil(n/2): about one wave of threads, each with a run of pairs
+// (the longer the run, the more pairs share the warp's inversion).
+template <class C>
+template <class Items>
+void Msm<C>::Impl::affine_round(int& blocks_per_sm, Items in, size_t n, DAffine* out_pts, uint32_t* out_keys,
+                                size_t flush_cap, Xyzz* pass_buckets) {
+  using namespace msm_detail;
+  const cudaStream_t s = stream.get();
+  const auto kernel = affine_round_kernel<DC, Items>;
+  if (blocks_per_sm == 0) {
+    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kBlock, 0));
+    blocks_per_sm = std::max(blocks_per_sm, 1);
+  }
+  const size_t pairs = (n + 1) / 2;
+  const size_t wave = size_t{static_cast<unsigned>(sms)} * blocks_per_sm * kBlock;
+  const size_t per_thread = (pairs + wave - 1) / wave;
+  const size_t threads = (pairs + per_thread - 1) / per_thread;
+  CUZK_CUDA_CHECK(cudaMemsetAsync(flush_count.data(), 0, sizeof(uint32_t), s));
+  const FlushList<DC> flushed{flush_pts.data(), flush_keys.data(), flush_count.data()};
+  kernel<<<blocks_for(threads), kBlock, 0, s>>>(in, n, per_thread, out_pts, out_keys, flushed);
+  CUZK_CUDA_CHECK(cudaGetLastError());
+  const size_t most = std::min(flush_cap, pairs);
+  flush_list_kernel<DC>
+      <<<blocks_for(most), kBlock, 0, s>>>(flush_pts.data(), flush_keys.data(), flush_count.data(), most, pass_buckets);
+  CUZK_CUDA_CHECK(cudaGetLastError());
 }
 
 // The `sums` bucket sets to one point each, copied to `out` (pinned host memory).

@@ -27,6 +27,8 @@ unsigned choose_window_bits(size_t nontrivial);
 // environment variables): whether the accumulation prefetches the next base and the bucket
 // reduction's threads per SM; otherwise the given defaults.
 bool prefetch_bases(bool dflt);
+// [tuning] gpu_msm_affine: batch-affine bucket accumulation (msm_affine.cuh) instead of XYZZ.
+bool affine_accumulation(bool dflt);
 unsigned reduce_threads_per_sm(unsigned dflt);
 int sm_count();
 

@@ -120,6 +120,10 @@ bool prefetch_bases(bool dflt) {
   return tuning().gpu_msm_prefetch.value_or(dflt);
 }
 
+bool affine_accumulation(bool dflt) {
+  return tuning().gpu_msm_affine.value_or(dflt);
+}
+
 int sm_count() {
   int dev = 0, sms = 0;
   CUZK_CUDA_CHECK(cudaGetDevice(&dev));

@@ -76,6 +76,10 @@ std::vector<TuningValue> apply_env_tuning(Tuning& t) {
     t.gpu_msm_prefetch = *v;
     out.push_back({"gpu_msm_prefetch", yes_no(*v), "CUZK_GPU_MSM_PREFETCH"});
   }
+  if (auto v = env_bool("CUZK_GPU_MSM_AFFINE")) {
+    t.gpu_msm_affine = *v;
+    out.push_back({"gpu_msm_affine", yes_no(*v), "CUZK_GPU_MSM_AFFINE"});
+  }
   return out;
 }
 
@@ -87,6 +91,7 @@ std::vector<TuningValue> describe_tuning(const Tuning& t, const std::vector<Tuni
       {"matvec_stream", yes_no(t.matvec_stream), base},
       {"gpu_msm_reduce_threads", t.gpu_msm_reduce_threads ? std::to_string(*t.gpu_msm_reduce_threads) : "auto", base},
       {"gpu_msm_prefetch", t.gpu_msm_prefetch ? yes_no(*t.gpu_msm_prefetch) : "auto", base},
+      {"gpu_msm_affine", t.gpu_msm_affine ? yes_no(*t.gpu_msm_affine) : "auto", base},
   };
   for (auto& v : out) {
     for (const auto& o : overridden) {

@@ -11,6 +11,7 @@
 //   CUZK_MATVEC_STREAM=0|1            matvec_stream
 //   CUZK_GPU_MSM_REDUCE_THREADS=N     gpu_msm_reduce_threads (32..4096)
 //   CUZK_GPU_MSM_PREFETCH=0|1         gpu_msm_prefetch
+//   CUZK_GPU_MSM_AFFINE=0|1           gpu_msm_affine
 // A malformed value is reported by env_tuning_overrides (the daemon refuses to start with it).
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct Tuning {
   bool matvec_stream = true;                       // non-temporal stores in the CPU MatVec
   std::optional<unsigned> gpu_msm_reduce_threads;  // per SM in the GPU bucket reduction; unset: 256
   std::optional<bool> gpu_msm_prefetch;            // base prefetch in the GPU accumulation; unset: G1 only
+  std::optional<bool> gpu_msm_affine;              // batch-affine GPU bucket accumulation; unset: off
 };
 
 // One setting with where its value came from ("default", "config" or the variable's name).

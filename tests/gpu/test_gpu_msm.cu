@@ -15,6 +15,7 @@
 #include "gpu/device.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_internal.hpp"
+#include "util/tuning.hpp"
 
 using namespace cuzk;
 
@@ -435,6 +436,119 @@ TEST(GpuMsm, BadArguments) {
   gpu::G2DeviceBases db2(b2);
   EXPECT_EQ(db2.bytes(), 4u * 192);
   EXPECT_THROW(gpu::msm<G2C>(db2, random_scalars(3, 1)), std::invalid_argument);
+}
+
+// Batch-affine accumulation ([tuning] gpu_msm_affine, msm_affine.cuh) on for one test.
+class AffineOn {
+ public:
+  AffineOn() : saved_(tuning()) {
+    Tuning t = saved_;
+    t.gpu_msm_affine = true;
+    set_tuning(t);
+  }
+  ~AffineOn() { set_tuning(saved_); }
+  AffineOn(const AffineOn&) = delete;
+  AffineOn& operator=(const AffineOn&) = delete;
+
+ private:
+  Tuning saved_;
+};
+
+TEST(GpuMsmAffine, G1RandomSizes) {
+  CUZK_REQUIRE_GPU();
+  AffineOn on;
+  random_sizes<G1C>({0, 1, 2, 3, 100, 1 << 10, 1 << 14, 1 << 16, 1 << 20});
+}
+TEST(GpuMsmAffine, G2RandomSizes) {
+  CUZK_REQUIRE_GPU();
+  AffineOn on;
+  random_sizes<G2C>({0, 1, 2, 3, 100, 1 << 10, 1 << 14, 1 << 18});
+}
+TEST(GpuMsmAffine, WindowWidthsAndPasses) {
+  CUZK_REQUIRE_GPU();
+  AffineOn on;
+  window_widths<G1C>();
+  window_widths<G2C>();
+  window_passes<G1C>();
+  window_passes<G2C>();
+}
+TEST(GpuMsmAffine, SpecialScalarsAndBases) {
+  CUZK_REQUIRE_GPU();
+  AffineOn on;
+  special_scalars<G1C>(1 << 16);
+  special_scalars<G2C>(1 << 12);
+  special_bases<G1C>();
+  special_bases<G2C>();
+}
+TEST(GpuMsmAffine, DensityCanonicalTables) {
+  CUZK_REQUIRE_GPU();
+  AffineOn on;
+  density<G1C>(100000);
+  density<G2C>(20000);
+  canonical<G1C>();
+  canonical<G2C>();
+  tables<G1C>(5000, {2, 13, 24});
+  tables<G2C>(1500, {16});
+}
+
+// Chunks of a few pairs: every round count, a bucket's items split across chunks (flushed into it
+// by several chunks), repeated and opposite bases, identity bases and all-equal scalars.
+template <class C>
+void affine_chunks() {
+  const size_t n = 5000;
+  const auto bases = test_bases<C>(n, 101);
+  const auto distinct = test_bases<C>(4, 102);
+  std::vector<ec::Affine<C>> pm(n), with_id = bases;
+  for (size_t i = 0; i < n; ++i) pm[i] = i % 2 ? -distinct[i % 4] : distinct[i % 4];
+  for (size_t i = 0; i < n; i += 3) with_id[i] = ec::Affine<C>::identity();
+  struct Case {
+    const char* what;
+    const std::vector<ec::Affine<C>>* bases;
+    std::vector<ff::Fr> k;
+  };
+  const std::vector<Case> cases = {
+      {"random", &bases, random_scalars(n, 103)},
+      {"0/1-heavy", &bases, mixed_scalars(n, 0.3, 0.3, 104)},
+      {"all equal", &bases, std::vector<ff::Fr>(n, ff::Fr::from_canonical(ff::Limbs<4>{99991, 0, 0, 0}))},
+      {"P and -P, equal scalars", &pm, std::vector<ff::Fr>(n, ff::Fr::from_canonical(ff::Limbs<4>{5, 0, 0, 0}))},
+      {"P and -P, random", &pm, random_scalars(n, 105)},
+      {"identity bases", &with_id, random_scalars(n, 106)},
+  };
+  AffineOn on;
+  struct Shape {
+    size_t n, chunk;
+    unsigned rounds, c;
+  };
+  // Chunks of 1 and 3 pairs on a short prefix (a launch per round and chunk); rounds 1..8, auto (0)
+  // included, over several chunk sizes and window widths.
+  const std::vector<Shape> shapes = {{40, 1, 1, 13},   {100, 3, 2, 13},  {1000, 64, 0, 13}, {1000, 64, 3, 13},
+                                     {n, 1001, 1, 13}, {n, 1001, 8, 13}, {n, 0, 0, 13},     {n, 0, 2, 7},
+                                     {n, 0, 8, 4},     {n, 4096, 5, 16}};
+  for (const Case& cs : cases) {
+    gpu::DeviceBases<C> db(*cs.bases);
+    gpu::Msm<C> engine;
+    for (const Shape& sh : shapes) {
+      const std::span<const ff::Fr> k(cs.k.data(), sh.n);
+      const auto want = ec::msm(std::span<const ec::Affine<C>>(cs.bases->data(), sh.n), k);
+      gpu::GpuMsmOptions opt;
+      opt.affine_chunk = sh.chunk;
+      opt.affine_rounds = sh.rounds;
+      opt.window_bits = sh.c;
+      const auto got = engine.run(db.view(0, sh.n), k, opt);
+      EXPECT_TRUE(got == want) << group_name<C>() << " " << cs.what << ", n " << sh.n << ", chunk " << sh.chunk
+                               << ", rounds " << sh.rounds << " (ran " << engine.stats().affine_rounds << "), c "
+                               << sh.c << ": GPU " << describe(got) << " CPU " << describe(want);
+      if (sh.rounds != 0) EXPECT_EQ(engine.stats().affine_rounds, sh.rounds);
+    }
+  }
+}
+TEST(GpuMsmAffine, G1Chunks) {
+  CUZK_REQUIRE_GPU();
+  affine_chunks<G1C>();
+}
+TEST(GpuMsmAffine, G2Chunks) {
+  CUZK_REQUIRE_GPU();
+  affine_chunks<G2C>();
 }
 
 }  // namespace
