@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gadgets/poseidon_ifma.hpp"
+
 namespace cuzk::gadgets {
 namespace {
 
@@ -67,11 +69,11 @@ void poseidon_permute_optimized(const PoseidonConstants& c, std::span<Fr> state)
   // sparse matrix of the partial round, and with M otherwise (neptune round_product_mds).
   auto mix_round = [&] {
     if (round + 1 == c.half_full_rounds) {
-      mix(c.pre_sparse_matrix, state, tmp);
+      if (!detail::poseidon_dense_mix_ifma(c, true, state.data())) mix(c.pre_sparse_matrix, state, tmp);
     } else if (round >= c.half_full_rounds && round < c.half_full_rounds + c.partial_rounds) {
       mix_sparse(c.sparse_matrices[round - c.half_full_rounds], state);
     } else {
-      mix(c.mds, state, tmp);
+      if (!detail::poseidon_dense_mix_ifma(c, false, state.data())) mix(c.mds, state, tmp);
     }
     ++round;
   };
@@ -83,9 +85,15 @@ void poseidon_permute_optimized(const PoseidonConstants& c, std::span<Fr> state)
     mix_round();
   };
   for (size_t r = 0; r < c.half_full_rounds; ++r) full_round(false);
-  for (size_t r = 0; r < c.partial_rounds; ++r) {
-    state[0] = quintic(state[0]) + k[off++];
-    mix_round();
+  Fr* unrecorded = nullptr;
+  if (detail::poseidon_partial_rounds_ifma(c, state.data(), &k[off], unrecorded)) {
+    off += c.partial_rounds;
+    round += c.partial_rounds;
+  } else {
+    for (size_t r = 0; r < c.partial_rounds; ++r) {
+      state[0] = quintic(state[0]) + k[off++];
+      mix_round();
+    }
   }
   for (size_t r = 1; r < c.half_full_rounds; ++r) full_round(false);
   full_round(true);

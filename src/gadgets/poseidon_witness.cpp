@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gadgets/poseidon_ifma.hpp"
+
 namespace cuzk::gadgets {
 namespace {
 
@@ -49,11 +51,11 @@ Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, st
     // LegacyCircuit::mix: pre-sparse after the last first-half full round, sparse during the
     // partial rounds, M otherwise.
     if (round + 1 == c.half_full_rounds) {
-      mix_dense(c.pre_sparse_matrix, s, t);
+      if (!detail::poseidon_dense_mix_ifma(c, true, s.data())) mix_dense(c.pre_sparse_matrix, s, t);
     } else if (round >= c.half_full_rounds && round < c.half_full_rounds + c.partial_rounds) {
       mix_sparse(c.sparse_matrices[round - c.half_full_rounds], s, t);
     } else {
-      mix_dense(c.mds, s, t);
+      if (!detail::poseidon_dense_mix_ifma(c, false, s.data())) mix_dense(c.mds, s, t);
     }
     ++round;
   };
@@ -93,9 +95,14 @@ Fr poseidon_witness(const PoseidonConstants& c, std::span<const Fr> preimage, st
     mix(s);
   };
   for (size_t r = 1; r < c.half_full_rounds; ++r) full_round(false);
-  for (size_t r = 0; r < c.partial_rounds; ++r) {
-    s[0] = sbox(s[0], &k[off++]);
-    mix(s);
+  if (detail::poseidon_partial_rounds_ifma(c, s.data(), &k[off], o)) {
+    off += c.partial_rounds;
+    round += c.partial_rounds;
+  } else {
+    for (size_t r = 0; r < c.partial_rounds; ++r) {
+      s[0] = sbox(s[0], &k[off++]);
+      mix(s);
+    }
   }
   for (size_t r = 1; r < c.half_full_rounds; ++r) full_round(false);
   full_round(true);

@@ -405,6 +405,18 @@ struct Msm<C>::Impl {
   void affine_round(int& blocks_per_sm, Items in, size_t n, DAffine* out_pts, uint32_t* out_keys, size_t flush_cap,
                     Xyzz* pass_buckets);
   void reduce_windows(unsigned sums, unsigned c, Xyzz* out);
+  // n pairs or items cut into equal slices for one wave of threads (at least 8 each), the head and
+  // tail buffers grown to the slice count, which is returned; `slice` receives the slice length.
+  size_t slice_up(size_t n, int blocks_per_sm, size_t& slice) {
+    const size_t wave = size_t{static_cast<unsigned>(sms)} * blocks_per_sm * msm_detail::kBlock;
+    slice = std::max<size_t>(8, (n + wave - 1) / wave);
+    const size_t slices = (n + slice - 1) / slice;
+    msm_detail::grow(head, slices);
+    msm_detail::grow(tail, slices);
+    msm_detail::grow(head_key, slices);
+    msm_detail::grow(tail_key, slices);
+    return slices;
+  }
   Event ev_after;
   std::deque<Event> pass_events;  // sorted, accumulated: two per pass (a deque: Events do not move)
 };
@@ -572,14 +584,8 @@ void Msm<C>::Impl::accumulate_pass(const DAffine* dbases, DeviceBasesView<C> bas
     pass_events[2 * k + 1].record(s);
     return;
   }
-  // One wave of equally loaded threads (at least 8 pairs each).
-  const size_t wave = size_t{static_cast<unsigned>(sms)} * accumulate_blocks_per_sm * kBlock;
-  const size_t slice = std::max<size_t>(8, (total + wave - 1) / wave);
-  const size_t slices = (total + slice - 1) / slice;
-  grow(head, slices);
-  grow(tail, slices);
-  grow(head_key, slices);
-  grow(tail_key, slices);
+  size_t slice = 0;
+  const size_t slices = slice_up(total, accumulate_blocks_per_sm, slice);
   accumulate()<<<blocks_for(slices), kBlock, 0, s>>>(pair_bases, keys_out.data(), vals_out.data(), seg, total, slice, B,
                                                      pass_buckets, head.data(), head_key.data(), tail.data(),
                                                      tail_key.data());
@@ -625,13 +631,8 @@ void Msm<C>::Impl::accumulate_affine(const DAffine* pair_bases, size_t seg, size
       n = (n + 1) / 2;
       cur ^= 1;
     }
-    const size_t wave = size_t{static_cast<unsigned>(sms)} * items_blocks_per_sm * kBlock;
-    const size_t slice = std::max<size_t>(8, (n + wave - 1) / wave);
-    const size_t slices = (n + slice - 1) / slice;
-    grow(head, slices);
-    grow(tail, slices);
-    grow(head_key, slices);
-    grow(tail_key, slices);
+    size_t slice = 0;
+    const size_t slices = slice_up(n, items_blocks_per_sm, slice);
     const ArrayItems<DC> left{aff_pts[cur].data(), aff_keys[cur].data()};
     accumulate_items_kernel<DC><<<blocks_for(slices), kBlock, 0, s>>>(left, n, slice, pass_buckets, head.data(),
                                                                       head_key.data(), tail.data(), tail_key.data());

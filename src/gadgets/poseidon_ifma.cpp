@@ -1,0 +1,256 @@
+#include "gadgets/poseidon_ifma.hpp"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "ff/fr_ifma.hpp"
+
+#if defined(CUZK_FR_IFMA)
+
+// GCC 12 reports its own _mm512_undefined_epi32() (inside the shift intrinsics) as (maybe-)
+// uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace cuzk::gadgets::detail {
+namespace {
+
+using namespace ff::ifma52;
+using Limbs5 = std::array<uint64_t, 5>;
+
+// v * 16 (Montgomery form for 2^260), radix 2^52.
+Limbs5 times16_52(const Fr& v) {
+  const Limbs52 l = split52((v * Fr::from_u64(16)).raw());
+  return {l.v[0], l.v[1], l.v[2], l.v[3], l.v[4]};
+}
+
+// A dense t x t matrix for out_j = sum_i m[i][j] s_i: per row i, m[i][1..t-1] as lane constants
+// (5 limb rows of 8 lanes, unused lanes 0), and the first column m[i][0] as scalars.
+struct DenseTable {
+  std::vector<uint64_t> rows;  // [i][limb][lane]
+  std::vector<Fr> col0;
+};
+// Per partial round: w_hat_1..t-1 and v_1..t-1 as lane constants, and w_hat_0 as a scalar; the
+// MDS and pre-sparse matrices for the full rounds.
+struct Tables {
+  std::vector<uint64_t> w, v;  // [round][limb][lane]
+  std::vector<Fr> w0;
+  DenseTable mds, pre_sparse;
+};
+
+DenseTable dense_table(const FrMatrix& m, size_t t) {
+  DenseTable d;
+  d.rows.assign(t * 5 * kLanes, 0);
+  for (size_t i = 0; i < t; ++i) {
+    d.col0.push_back(m.at(i, 0));
+    for (size_t j = 1; j < t; ++j) {
+      const Limbs5 l = times16_52(m.at(i, j));
+      for (size_t k = 0; k < 5; ++k) d.rows[(i * 5 + k) * kLanes + j - 1] = l[k];
+    }
+  }
+  return d;
+}
+
+const Tables& tables_for(const PoseidonConstants& c) {
+  static std::mutex mu;
+  static std::map<std::tuple<size_t, int, size_t>, std::unique_ptr<Tables>> cache;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[{c.width, static_cast<int>(c.strength), c.partial_rounds}];
+  if (!slot) {
+    auto t = std::make_unique<Tables>();
+    t->w.assign(c.partial_rounds * 5 * kLanes, 0);
+    t->v.assign(c.partial_rounds * 5 * kLanes, 0);
+    for (size_t r = 0; r < c.partial_rounds; ++r) {
+      const PoseidonSparseMatrix& m = c.sparse_matrices[r];
+      t->w0.push_back(m.w_hat[0]);
+      for (size_t j = 1; j < c.width; ++j) {
+        const Limbs5 w = times16_52(m.w_hat[j]), v = times16_52(m.v_rest[j - 1]);
+        for (size_t i = 0; i < 5; ++i) {
+          t->w[(r * 5 + i) * kLanes + j - 1] = w[i];
+          t->v[(r * 5 + i) * kLanes + j - 1] = v[i];
+        }
+      }
+    }
+    t->mds = dense_table(c.mds, c.width);
+    t->pre_sparse = dense_table(c.pre_sparse_matrix, c.width);
+    slot = std::move(t);
+  }
+  return *slot;
+}
+
+// x (< 2^52 limbs, any value below 2^260) -> 5 words.
+struct Wide {
+  uint64_t w[5];
+};
+
+// Multiples k*p, k = 16, 8, 4, 2, 1, as 5 words: a value below 32p reduces to [0, p) by one
+// conditional subtraction of each.
+struct Multiples {
+  Wide m[5];
+};
+constexpr Multiples make_multiples() {
+  Multiples r{};
+  for (int k = 0; k < 5; ++k) {
+    const unsigned shift = 4 - k;
+    uint64_t carry = 0;
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t x = Fr::MOD[i];
+      r.m[k].w[i] = (x << shift) | carry;
+      carry = shift == 0 ? 0 : x >> (64 - shift);
+    }
+    r.m[k].w[4] = carry;
+  }
+  return r;
+}
+constexpr Multiples kMultiples = make_multiples();
+
+bool geq(const Wide& a, const Wide& b) {
+  for (int i = 4; i >= 0; --i) {
+    if (a.w[i] != b.w[i]) return a.w[i] > b.w[i];
+  }
+  return true;
+}
+void sub_in_place(Wide& a, const Wide& b) {
+  uint64_t borrow = 0;
+  for (int i = 0; i < 5; ++i) a.w[i] = ff::subb(a.w[i], b.w[i], borrow);
+}
+
+// The value of radix-2^52 limbs l (each < 2^56, the value < 2^260) plus a scalar (< p), when the
+// sum is below 32p, reduced to [0, p).
+Fr reduce_wide(const uint64_t (&l)[5], const Fr& scalar) {
+  using u128 = unsigned __int128;
+  Wide x;
+  u128 acc = l[0] + (static_cast<u128>(l[1]) << 52);
+  x.w[0] = static_cast<uint64_t>(acc);
+  acc >>= 64;
+  acc += static_cast<u128>(l[2]) << 40;
+  x.w[1] = static_cast<uint64_t>(acc);
+  acc >>= 64;
+  acc += static_cast<u128>(l[3]) << 28;
+  x.w[2] = static_cast<uint64_t>(acc);
+  acc >>= 64;
+  acc += static_cast<u128>(l[4]) << 16;
+  x.w[3] = static_cast<uint64_t>(acc);
+  x.w[4] = static_cast<uint64_t>(acc >> 64);
+  uint64_t carry = 0;
+  const auto& s = scalar.raw();
+  for (int i = 0; i < 4; ++i) x.w[i] = ff::addc(x.w[i], s[i], carry);
+  x.w[4] += carry;
+  for (const Wide& m : kMultiples.m) {
+    if (geq(x, m)) sub_in_place(x, m);
+  }
+  return Fr::from_raw(ff::Limbs<4>{x.w[0], x.w[1], x.w[2], x.w[3]});
+}
+
+// The sum over lanes of v (each lane normalised, < 2p: 8 lanes < 16p) plus a scalar, in [0, p).
+CUZK_IFMA_INLINE Fr lane_sum_plus(const V5& v, const Fr& scalar) {
+  uint64_t l[5];
+  for (int i = 0; i < 5; ++i) l[i] = static_cast<uint64_t>(_mm512_reduce_add_epi64(v.l[i]));  // < 2^55
+  return reduce_wide(l, scalar);
+}
+
+CUZK_IFMA_INLINE V5 broadcast_fr(const Fr& x) {
+  const Limbs52 l = split52(x.raw());
+  V5 r;
+  for (int i = 0; i < 5; ++i) r.l[i] = bc(l.v[i]);
+  return r;
+}
+
+CUZK_IFMA bool run(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
+  const Tables& tb = tables_for(c);
+  const size_t lanes = c.width - 1;
+  // Elements 1..t-1 into the lanes (limb-major), the rest 0.
+  alignas(64) uint64_t in[5 * kLanes] = {};
+  for (size_t j = 0; j < lanes; ++j) {
+    const Limbs52 l = split52(s[1 + j].raw());
+    for (int i = 0; i < 5; ++i) in[i * kLanes + j] = l.v[i];
+  }
+  V5 rest = load_row(in);
+  Fr s0 = s[0];
+  for (size_t r = 0; r < c.partial_rounds; ++r) {
+    const Fr l2 = s0.square(), l4 = l2.square();
+    const Fr x = l4 * s0 + k[r];
+    if (o != nullptr) {
+      o[0] = s0;
+      o[1] = l2;
+      o[2] = l4;
+      o[3] = x;
+      o += 4;
+    }
+    const V5 w = load_lanes(&tb.w[r * 5 * kLanes], kLanes), v = load_lanes(&tb.v[r * 5 * kLanes], kLanes);
+    const V5 sum = mont_mul(w, rest);                    // w_hat_j s_j (old s_j), each < 2p
+    rest = add_red(rest, mont_mul(v, broadcast_fr(x)));  // s_j + v_j s_0
+    s0 = lane_sum_plus(sum, tb.w0[r] * x);
+  }
+  s[0] = s0;
+  alignas(64) uint64_t out[5 * kLanes];
+  store_row(out, reduce_p(rest));
+  for (size_t j = 0; j < lanes; ++j) {
+    const uint64_t a0 = out[j], a1 = out[kLanes + j], a2 = out[2 * kLanes + j], a3 = out[3 * kLanes + j],
+                   a4 = out[4 * kLanes + j];
+    s[1 + j] = Fr::from_raw(
+        ff::Limbs<4>{a0 | (a1 << 52), (a1 >> 12) | (a2 << 40), (a2 >> 24) | (a3 << 28), (a3 >> 36) | (a4 << 16)});
+  }
+  return true;
+}
+
+// s := s·m for the dense table of m: lane j - 1 sums m[i][j] s_i (t vector products, added
+// without reduction: below 2tp <= 18p), column 0 on the scalar side.
+CUZK_IFMA void dense_mix(const DenseTable& d, Fr* s, size_t t) {
+  V5 acc;
+  for (int k = 0; k < 5; ++k) acc.l[k] = _mm512_setzero_si512();
+  Fr first = Fr::zero();
+  for (size_t i = 0; i < t; ++i) {
+    const V5 p = mont_mul(load_lanes(&d.rows[i * 5 * kLanes], kLanes), broadcast_fr(s[i]));
+    for (int k = 0; k < 5; ++k) acc.l[k] = _mm512_add_epi64(acc.l[k], p.l[k]);
+    first += d.col0[i] * s[i];
+  }
+  alignas(64) uint64_t out[5 * kLanes];
+  store_row(out, acc);
+  s[0] = first;
+  for (size_t j = 1; j < t; ++j) {
+    const uint64_t l[5] = {out[j - 1], out[kLanes + j - 1], out[2 * kLanes + j - 1], out[3 * kLanes + j - 1],
+                           out[4 * kLanes + j - 1]};
+    s[j] = reduce_wide(l, Fr::zero());
+  }
+}
+
+bool usable(const PoseidonConstants& c) {
+  // Below width 5 the vectors are mostly empty lanes: the scalar rounds are faster (arity 2).
+  return c.width >= 5 && c.width <= kLanes + 1 && cpu_supported();
+}
+
+}  // namespace
+
+bool poseidon_dense_mix_ifma(const PoseidonConstants& c, bool pre_sparse, Fr* s) {
+  if (!usable(c)) return false;
+  const Tables& tb = tables_for(c);
+  dense_mix(pre_sparse ? tb.pre_sparse : tb.mds, s, c.width);
+  return true;
+}
+
+bool poseidon_partial_rounds_ifma(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
+  if (!usable(c)) return false;
+  return run(c, s, k, o);
+}
+
+}  // namespace cuzk::gadgets::detail
+
+#else
+
+namespace cuzk::gadgets::detail {
+bool poseidon_partial_rounds_ifma(const PoseidonConstants&, Fr*, const Fr*, Fr*&) {
+  return false;
+}
+bool poseidon_dense_mix_ifma(const PoseidonConstants&, bool, Fr*) {
+  return false;
+}
+}  // namespace cuzk::gadgets::detail
+
+#endif
