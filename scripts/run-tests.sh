@@ -3,13 +3,14 @@
 # build-ci) and its tests (label cpu, without slow), the live @noble/curves cross-check, and a clang
 # build under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan; the code that handles
 # outside input or is shared between threads instrumented) with the tests marked SANITIZE in
-# tests/CMakeLists.txt and the libFuzzer targets (fuzz/: their corpora replayed as tests, then 10 s
-# of fuzzing each). Prints a table of its phases at the end and warns when the total is over
+# tests/CMakeLists.txt and the libFuzzer targets (fuzz/: their corpora replayed as tests, then 10-60 s
+# of fuzzing each, as CI's budget allows). Prints a table of its phases at the end and warns when the total is over
 # CI's budget (25 minutes on the 2-core CI machine). README "Tests" lists the labels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ci-phases.sh
 CI_BUDGET_S=1500
+ci_start=$(date +%s)
 jobs=${CUZK_JOBS:-$(nproc)}
 # No single test may hang CI: tests without their own TIMEOUT property get this one.
 ctest_args=(--output-on-failure -j "$jobs" --timeout 300)
@@ -86,7 +87,14 @@ ctest_slowest "$asan_log" 10
 rm -f "$asan_log"
 
 # Each parser's fuzz target from its seed corpus (the corpus replays ran as tests above): finds what
-# the fixed corpus does not. 10 s per target, two at a time (11 targets: six rounds, ~70 s): 20 s
-# took CI to 1,516 s on an idle machine (docs/ci.md), over its 1,500 s budget; issue #23 asks for
-# 60 s, which needs ~5 minutes of CI cut first.
-phase "fuzz: 10 s per target" env BUILD_DIR=build-asan JOBS="$jobs" bash bench/fuzz-all.sh 10
+# the fixed corpus does not, two at a time. Issue #23 asks for 60 s per target; the 11 targets at
+# 60 s need ~6.5 minutes, which CI's machine has had only on some days (docs/ci.md). So the fuzzing
+# gets what the budget leaves: the seconds per target that end the run 60 s before CI_BUDGET_S,
+# at least 10 (a run already near its budget still fuzzes every target) and at most 60.
+fuzz_targets=$(find fuzz/corpus -mindepth 1 -maxdepth 1 -type d -name 'fuzz_*' | wc -l)
+fuzz_rounds=$(((fuzz_targets + jobs - 1) / jobs))
+fuzz_left=$((CI_BUDGET_S - 60 - ($(date +%s) - ci_start)))
+fuzz_s=$((fuzz_left / (fuzz_rounds > 0 ? fuzz_rounds : 1) - 2))  # ~2 s a round to start and report
+fuzz_s=$((fuzz_s < 10 ? 10 : fuzz_s > 60 ? 60 : fuzz_s))
+echo "-- fuzzing: ${fuzz_left} s of the budget left, ${fuzz_targets} targets in ${fuzz_rounds} rounds: ${fuzz_s} s each"
+phase "fuzz: ${fuzz_s} s per target" env BUILD_DIR=build-asan JOBS="$jobs" bash bench/fuzz-all.sh "$fuzz_s"
