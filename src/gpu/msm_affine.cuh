@@ -11,14 +11,17 @@
 // Items: an affine point and a key (the bucket in this pass's bucket sets, or kNullKey for digit
 // 0). A round turns n items into ceil(n/2): items 2j and 2j+1 of one bucket become their sum;
 // when the keys differ, item 2j is its bucket's last item in this round and is listed to be added
-// into the bucket's XYZZ accumulator after the round ("flushed"), and item 2j+1 goes on. The items of a bucket stay
-// contiguous, so at most one pair per bucket and round flushes (no two threads of the flush
-// kernel touch a bucket). After a few rounds (about log2 of the items per bucket: each round halves the
-// items while the buckets still hold several) the remaining items are summed per bucket by equal
-// slices in XYZZ (as the plain accumulation does) and added into the buckets.
+// into the bucket's XYZZ accumulator after the round ("flushed"), and item 2j+1 goes on. The items
+// of a bucket stay contiguous, so at most one pair per bucket and round flushes (no two threads of
+// the flush kernel touch a bucket). After a few rounds (about log2 of the items per bucket: each
+// round halves the items while the buckets still hold several) the remaining items are summed per
+// bucket by equal slices in XYZZ (as the plain accumulation does) and added into the buckets.
 //
 // Each round ends in a field inversion whose latency (~570 dependent multiplications) no other
-// work of the round hides, so rounds are few and chunks large (kAffineChunk pairs).
+// work of the round hides, so rounds are few and chunks large (kAffineChunkG1/G2 pairs).
+//
+// Measured on the H200 it is 1.5-1.6x slower than the XYZZ accumulation (docs/gpu-msm.md: the
+// first round is latency-bound on its twice-gathered bases), so it is off by default.
 #include <cstddef>
 #include <cstdint>
 
