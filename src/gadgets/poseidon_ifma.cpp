@@ -57,11 +57,19 @@ DenseTable dense_table(const FrMatrix& m, size_t t) {
   return d;
 }
 
+// The tables of c's (width, strength, partial rounds), built once and never freed. Every hash asks
+// for them (nine times: the partial rounds and eight dense mixes), from many threads at once: a
+// thread remembers the last tables it got, so the lock is only taken when the constants change.
 const Tables& tables_for(const PoseidonConstants& c) {
+  using Key = std::tuple<size_t, int, size_t>;
+  const Key key{c.width, static_cast<int>(c.strength), c.partial_rounds};
+  thread_local Key last_key{0, 0, 0};
+  thread_local const Tables* last = nullptr;
+  if (last != nullptr && last_key == key) return *last;
   static std::mutex mu;
-  static std::map<std::tuple<size_t, int, size_t>, std::unique_ptr<Tables>> cache;
+  static std::map<Key, std::unique_ptr<Tables>> cache;
   const std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[{c.width, static_cast<int>(c.strength), c.partial_rounds}];
+  auto& slot = cache[key];
   if (!slot) {
     auto t = std::make_unique<Tables>();
     t->w.assign(c.partial_rounds * 5 * kLanes, 0);
@@ -81,6 +89,8 @@ const Tables& tables_for(const PoseidonConstants& c) {
     t->pre_sparse = dense_table(c.pre_sparse_matrix, c.width);
     slot = std::move(t);
   }
+  last_key = key;
+  last = slot.get();
   return *slot;
 }
 
