@@ -18,6 +18,30 @@
 
 #include "ff/bls12_381.hpp"
 
+// The representation, in portable code (tables are built on any CPU): five 52-bit limbs of the same
+// Montgomery integer x*2^256 mod p.
+namespace cuzk::ff::ifma52 {
+
+constexpr uint64_t kMask52 = (uint64_t{1} << 52) - 1;
+
+struct Limbs52 {
+  uint64_t v[5];
+};
+
+constexpr Limbs52 split52(const ff::Limbs<4>& a) {
+  return {{a[0] & kMask52, ((a[0] >> 52) | (a[1] << 12)) & kMask52, ((a[1] >> 40) | (a[2] << 24)) & kMask52,
+           ((a[2] >> 28) | (a[3] << 36)) & kMask52, a[3] >> 16}};
+}
+
+// A constant operand: the kernels multiply with Montgomery factor 2^260, so constants are stored
+// pre-multiplied by 16: (x*2^256)(w*2^260)/2^260 = x*w*2^256.
+inline void to_limbs52_times16(uint64_t out[5], const Fr& v) {
+  const Limbs52 l = split52((v * Fr::from_u64(16)).raw());
+  for (int i = 0; i < 5; ++i) out[i] = l.v[i];
+}
+
+}  // namespace cuzk::ff::ifma52
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CUZK_FR_IFMA 1
 #include <immintrin.h>
@@ -36,17 +60,6 @@ inline bool cpu_supported() {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
   }();
   return ok;
-}
-
-constexpr uint64_t kMask52 = (uint64_t{1} << 52) - 1;
-
-struct Limbs52 {
-  uint64_t v[5];
-};
-
-constexpr Limbs52 split52(const ff::Limbs<4>& a) {
-  return {{a[0] & kMask52, ((a[0] >> 52) | (a[1] << 12)) & kMask52, ((a[1] >> 40) | (a[2] << 24)) & kMask52,
-           ((a[2] >> 28) | (a[3] << 36)) & kMask52, a[3] >> 16}};
 }
 
 constexpr ff::Limbs<4> twice(const ff::Limbs<4>& a) {

@@ -1,6 +1,5 @@
 #include "gadgets/poseidon_ifma.hpp"
 
-#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,12 +21,12 @@ namespace cuzk::gadgets::detail {
 namespace {
 
 using namespace ff::ifma52;
-using Limbs5 = std::array<uint64_t, 5>;
 
-// v * 16 (Montgomery form for 2^260), radix 2^52.
-Limbs5 times16_52(const Fr& v) {
-  const Limbs52 l = split52((v * Fr::from_u64(16)).raw());
-  return {l.v[0], l.v[1], l.v[2], l.v[3], l.v[4]};
+// Constant v into lane `lane` of a [limb][lane] block (to_limbs52_times16).
+void put_lane(uint64_t* block, size_t lane, const Fr& v) {
+  uint64_t l[5];
+  to_limbs52_times16(l, v);
+  for (size_t i = 0; i < 5; ++i) block[i * kLanes + lane] = l[i];
 }
 
 // A dense t x t matrix for out_j = sum_i m[i][j] s_i: per row i, m[i][1..t-1] as lane constants
@@ -49,10 +48,7 @@ DenseTable dense_table(const FrMatrix& m, size_t t) {
   d.rows.assign(t * 5 * kLanes, 0);
   for (size_t i = 0; i < t; ++i) {
     d.col0.push_back(m.at(i, 0));
-    for (size_t j = 1; j < t; ++j) {
-      const Limbs5 l = times16_52(m.at(i, j));
-      for (size_t k = 0; k < 5; ++k) d.rows[(i * 5 + k) * kLanes + j - 1] = l[k];
-    }
+    for (size_t j = 1; j < t; ++j) put_lane(&d.rows[i * 5 * kLanes], j - 1, m.at(i, j));
   }
   return d;
 }
@@ -78,11 +74,8 @@ const Tables& tables_for(const PoseidonConstants& c) {
       const PoseidonSparseMatrix& m = c.sparse_matrices[r];
       t->w0.push_back(m.w_hat[0]);
       for (size_t j = 1; j < c.width; ++j) {
-        const Limbs5 w = times16_52(m.w_hat[j]), v = times16_52(m.v_rest[j - 1]);
-        for (size_t i = 0; i < 5; ++i) {
-          t->w[(r * 5 + i) * kLanes + j - 1] = w[i];
-          t->v[(r * 5 + i) * kLanes + j - 1] = v[i];
-        }
+        put_lane(&t->w[r * 5 * kLanes], j - 1, m.w_hat[j]);
+        put_lane(&t->v[r * 5 * kLanes], j - 1, m.v_rest[j - 1]);
       }
     }
     t->mds = dense_table(c.mds, c.width);
@@ -172,16 +165,28 @@ CUZK_IFMA_INLINE V5 broadcast_fr(const Fr& x) {
   return r;
 }
 
-CUZK_IFMA bool run(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
-  const Tables& tb = tables_for(c);
-  const size_t lanes = c.width - 1;
-  // Elements 1..t-1 into the lanes (limb-major), the rest 0.
+// src[0..n) into lanes 0..n-1 (the other lanes 0).
+CUZK_IFMA_INLINE V5 load_fr_lanes(const Fr* src, size_t n) {
   alignas(64) uint64_t in[5 * kLanes] = {};
-  for (size_t j = 0; j < lanes; ++j) {
-    const Limbs52 l = split52(s[1 + j].raw());
+  for (size_t j = 0; j < n; ++j) {
+    const Limbs52 l = split52(src[j].raw());
     for (int i = 0; i < 5; ++i) in[i * kLanes + j] = l.v[i];
   }
-  V5 rest = load_row(in);
+  return load_row(in);
+}
+// Lanes 0..n-1 (limbs < 2^56, each value below 32p) into dst[0..n), reduced to [0, p).
+CUZK_IFMA_INLINE void store_fr_lanes(const V5& v, Fr* dst, size_t n) {
+  alignas(64) uint64_t out[5 * kLanes];
+  store_row(out, v);
+  for (size_t j = 0; j < n; ++j) {
+    const uint64_t l[5] = {out[j], out[kLanes + j], out[2 * kLanes + j], out[3 * kLanes + j], out[4 * kLanes + j]};
+    dst[j] = reduce_wide(l, Fr::zero());
+  }
+}
+
+CUZK_IFMA void partial_rounds(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
+  const Tables& tb = tables_for(c);
+  V5 rest = load_fr_lanes(s + 1, c.width - 1);  // elements 1..t-1
   Fr s0 = s[0];
   for (size_t r = 0; r < c.partial_rounds; ++r) {
     const Fr l2 = s0.square(), l4 = l2.square();
@@ -199,15 +204,7 @@ CUZK_IFMA bool run(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
     s0 = lane_sum_plus(sum, tb.w0[r] * x);
   }
   s[0] = s0;
-  alignas(64) uint64_t out[5 * kLanes];
-  store_row(out, reduce_p(rest));
-  for (size_t j = 0; j < lanes; ++j) {
-    const uint64_t a0 = out[j], a1 = out[kLanes + j], a2 = out[2 * kLanes + j], a3 = out[3 * kLanes + j],
-                   a4 = out[4 * kLanes + j];
-    s[1 + j] = Fr::from_raw(
-        ff::Limbs<4>{a0 | (a1 << 52), (a1 >> 12) | (a2 << 40), (a2 >> 24) | (a3 << 28), (a3 >> 36) | (a4 << 16)});
-  }
-  return true;
+  store_fr_lanes(rest, s + 1, c.width - 1);
 }
 
 // s := s·m for the dense table of m: lane j - 1 sums m[i][j] s_i (t vector products, added
@@ -221,14 +218,8 @@ CUZK_IFMA void dense_mix(const DenseTable& d, Fr* s, size_t t) {
     for (int k = 0; k < 5; ++k) acc.l[k] = _mm512_add_epi64(acc.l[k], p.l[k]);
     first += d.col0[i] * s[i];
   }
-  alignas(64) uint64_t out[5 * kLanes];
-  store_row(out, acc);
   s[0] = first;
-  for (size_t j = 1; j < t; ++j) {
-    const uint64_t l[5] = {out[j - 1], out[kLanes + j - 1], out[2 * kLanes + j - 1], out[3 * kLanes + j - 1],
-                           out[4 * kLanes + j - 1]};
-    s[j] = reduce_wide(l, Fr::zero());
-  }
+  store_fr_lanes(acc, s + 1, t - 1);
 }
 
 bool usable(const PoseidonConstants& c) {
@@ -247,7 +238,8 @@ bool poseidon_dense_mix_ifma(const PoseidonConstants& c, bool pre_sparse, Fr* s)
 
 bool poseidon_partial_rounds_ifma(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
   if (!usable(c)) return false;
-  return run(c, s, k, o);
+  partial_rounds(c, s, k, o);
+  return true;
 }
 
 }  // namespace cuzk::gadgets::detail

@@ -10,6 +10,7 @@
 #include <new>
 #include <vector>
 
+#include "ff/fr_ifma.hpp"
 #include "poly/domain.hpp"
 
 namespace cuzk::poly::detail {
@@ -52,19 +53,8 @@ class FrBuffer {
 // A per-thread buffer of at least n elements (grows, never shrinks).
 Fr* local_buffer(size_t n);
 
-// The IFMA kernels hold elements as five 52-bit limbs of the same Montgomery integer x*2^256 mod p,
-// and multiply with Montgomery factor 2^260, so constant operands (twiddles, scalings) are stored
-// pre-multiplied by 16: (x*2^256)(w*2^260)/2^260 = x*w*2^256.
-inline void to_limbs52_times16(uint64_t out[5], const Fr& v) {
-  constexpr uint64_t M = (uint64_t{1} << 52) - 1;
-  const Fr s = v * Fr::from_u64(16);
-  const auto& a = s.raw();
-  out[0] = a[0] & M;
-  out[1] = ((a[0] >> 52) | (a[1] << 12)) & M;
-  out[2] = ((a[1] >> 40) | (a[2] << 24)) & M;
-  out[3] = ((a[2] >> 28) | (a[3] << 36)) & M;
-  out[4] = a[3] >> 16;
-}
+// The IFMA kernels' constant operands (twiddles, scalings): ff/fr_ifma.hpp.
+using ff::ifma52::to_limbs52_times16;
 
 // Tables of one radix-2 DIF transform of size m = 2^log_m, both directions.
 struct SubPlan {
