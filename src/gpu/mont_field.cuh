@@ -19,6 +19,7 @@ namespace cuzk::gpu {
 
 template <class P>
 struct MontField {
+  using Params = P;
   static constexpr int N = P::N;
   uint32_t w[N];
 

@@ -8,6 +8,7 @@
 #include "ec/bls12_381.hpp"
 #include "ff/bls12_381.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/mont_fp64.cuh"
 #include "gpu_test_support.cuh"
 
 using namespace cuzk;
@@ -119,6 +120,72 @@ TEST(GpuField, Fq2MatchesCpu) {
   std::shuffle(b.begin(), b.end(), rng);
   check_field<ff::Fq2, gpu::Fq2>(a, b);
 }
+
+namespace {
+
+// The FP64-limb Montgomery product (gpu/mont_fp64.cuh): out[2i] = a*b with a read shifted,
+// out[2i+1] = a * b^17 as a chain of 17 products that stays in the FP64 form (no reduction
+// between them: each result below 2p is the next left operand).
+template <class DevF>
+__global__ void fp64_mul_kernel(const DevF* a, const DevF* b, DevF* out, size_t n) {
+  using G = gpu::Fp64Field<typename DevF::Params>;
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  const G bs = G::template from_words<G::SHIFT>(b[i].w);
+  G::mul(G::template from_words<G::SHIFT>(a[i].w), G::template from_words<0>(b[i].w)).to_words(out[2 * i].w);
+  G x = G::template from_words<0>(a[i].w);
+  for (int k = 0; k < 17; ++k) x = G::mul(x, bs);
+  x.to_words(out[2 * i + 1].w);
+}
+
+template <class HostF, class DevF>
+void check_fp64_mul(const std::vector<HostF>& a, const std::vector<HostF>& b) {
+  const size_t n = a.size();
+  std::vector<DevF> da(n), db(n), dout(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    da[i] = to_dev(a[i]);
+    db[i] = to_dev(b[i]);
+  }
+  gpu::DeviceBuffer<DevF> ga(n), gb(n), gout(2 * n);
+  ga.upload(da);
+  gb.upload(db);
+  fp64_mul_kernel<<<(n + 127) / 128, 128>>>(ga.data(), gb.data(), gout.data(), n);
+  CUZK_CUDA_CHECK(cudaGetLastError());
+  gout.download(dout);
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(from_dev(dout[2 * i]) == a[i] * b[i]) << i;
+    HostF want = a[i];
+    for (int k = 0; k < 17; ++k) want = want * b[i];
+    ASSERT_TRUE(from_dev(dout[2 * i + 1]) == want) << i;
+  }
+}
+
+}  // namespace
+
+TEST(GpuField, Fp64LimbProductEqualsCpu) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(4);
+  auto r = field_inputs<ff::Fr>(rng, 4096), rs = r;
+  std::shuffle(rs.begin(), rs.end(), rng);
+  check_fp64_mul<ff::Fr, gpu::Fr>(r, rs);
+  check_fp64_mul<ff::Fr, gpu::Fr>(r, r);
+  auto q = field_inputs<ff::Fq>(rng, 4096), qs = q;
+  std::shuffle(qs.begin(), qs.end(), rng);
+  check_fp64_mul<ff::Fq, gpu::Fq>(q, qs);
+  check_fp64_mul<ff::Fq, gpu::Fq>(q, q);
+}
+
+// The FP64 form's constants, checked at compile time: limbs of p, -p^-1 mod 2^52, radix shift.
+static_assert(gpu::Fp64Field<gpu::FrParams>::L == 5 && gpu::Fp64Field<gpu::FrParams>::SHIFT == 4);
+static_assert(gpu::Fp64Field<gpu::FqParams>::L == 8 && gpu::Fp64Field<gpu::FqParams>::SHIFT == 32);
+static_assert(gpu::Fp64Field<gpu::FrParams>::mod_limb(0) == 0xfffff00000001ull);
+static_assert((gpu::Fp64Field<gpu::FrParams>::mod_limb(0) * gpu::Fp64Field<gpu::FrParams>::pinv52() + 1) %
+                  (uint64_t{1} << 52) ==
+              0);
+static_assert((gpu::Fp64Field<gpu::FqParams>::mod_limb(0) * gpu::Fp64Field<gpu::FqParams>::pinv52() + 1) %
+                  (uint64_t{1} << 52) ==
+              0);
 
 namespace {
 
