@@ -179,11 +179,12 @@ __global__ void mix_kernel(F* data, const F* y, int iters, size_t stride) {
   for (int c = 0; c < NF; ++c) xf[c].to_words(data[i + (NI + c) * stride].w);
 }
 
-template <class F, int NI, int NF>
-double run_mix(const std::vector<F>& init, const std::vector<F>& ys, int iters, std::vector<F>& out) {
-  constexpr int C = NI + NF;
-  const size_t stride = init.size() / C / 128 * 128;  // whole blocks of 128 threads
-  const size_t n = stride * C;
+// Copies `init` (and `ys` beside it) to the device, runs `launch(d, y)` three times from the same
+// start and returns the best time in ms, the device data after the last run in `out`; -1 on a CUDA
+// error.
+template <class F, class Launch>
+double timed_chains(const std::vector<F>& init, const std::vector<F>& ys, size_t n, std::vector<F>& out,
+                    const char* what, Launch launch) {
   F *d = nullptr, *y = nullptr;
   cudaMalloc(&d, n * sizeof(F));
   cudaMalloc(&y, n * sizeof(F));
@@ -195,7 +196,7 @@ double run_mix(const std::vector<F>& init, const std::vector<F>& ys, int iters, 
   for (int rep = 0; rep < 3; ++rep) {
     cudaMemcpy(d, init.data(), n * sizeof(F), cudaMemcpyHostToDevice);
     cudaEventRecord(a);
-    mix_kernel<F, NI, NF><<<stride / 128, 128>>>(d, y, iters, stride);
+    launch(d, y);
     cudaEventRecord(b);
     cudaEventSynchronize(b);
     float ms = 0;
@@ -208,8 +209,18 @@ double run_mix(const std::vector<F>& init, const std::vector<F>& ys, int iters, 
   cudaFree(y);
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  if (!cuda_ok("mix_kernel")) return -1;
-  return double(n) * iters / (best * 1e-3) / 1e9;
+  return cuda_ok(what) ? best : -1;
+}
+
+template <class F, int NI, int NF>
+double run_mix(const std::vector<F>& init, const std::vector<F>& ys, int iters, std::vector<F>& out) {
+  constexpr int C = NI + NF;
+  const size_t stride = init.size() / C / 128 * 128;  // whole blocks of 128 threads
+  const size_t n = stride * C;
+  const double ms = timed_chains(init, ys, n, out, "mix_kernel", [&](F* d, const F* y) {
+    mix_kernel<F, NI, NF><<<stride / 128, 128>>>(d, y, iters, stride);
+  });
+  return ms < 0 ? -1 : double(n) * iters / (ms * 1e-3) / 1e9;
 }
 
 // One multiplication per thread, nothing else: the kernels whose machine code the report
@@ -398,32 +409,10 @@ bool check(const char* name) {
 template <class F, Impl I, int ILP>
 double run(const std::vector<F>& init, const std::vector<F>& ys, int iters, std::vector<F>& out) {
   const size_t n = init.size();
-  F *d = nullptr, *y = nullptr;
-  cudaMalloc(&d, n * sizeof(F));
-  cudaMalloc(&y, n * sizeof(F));
-  cudaMemcpy(y, ys.data(), n * sizeof(F), cudaMemcpyHostToDevice);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  float best = 1e30f;
-  for (int rep = 0; rep < 3; ++rep) {
-    cudaMemcpy(d, init.data(), n * sizeof(F), cudaMemcpyHostToDevice);
-    cudaEventRecord(a);
+  const double ms = timed_chains(init, ys, n, out, "chain_kernel", [&](F* d, const F* y) {
     chain_kernel<F, I, ILP><<<n / ILP / 256, 256>>>(d, y, iters, n / ILP);
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    if (ms < best) best = ms;
-  }
-  out.resize(n);
-  cudaMemcpy(out.data(), d, n * sizeof(F), cudaMemcpyDeviceToHost);
-  cudaFree(d);
-  cudaFree(y);
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  if (!cuda_ok("chain_kernel")) return -1;
-  return double(n) * iters / (best * 1e-3) / 1e9;  // G mul/s
+  });
+  return ms < 0 ? -1 : double(n) * iters / (ms * 1e-3) / 1e9;  // G mul/s
 }
 
 template <class P>
