@@ -20,6 +20,16 @@ struct AffinePoint {
   __device__ __forceinline__ bool is_on_curve() const { return is_identity() || y.sqr() == x.sqr() * x + C::b(); }
 };
 
+// x * y - z * w: one shared Montgomery reduction where the field has dot2 (Fq), two products
+// otherwise (Fq2).
+template <class F>
+__device__ __forceinline__ F mul_sub(const F& x, const F& y, const F& z, const F& w) {
+  if constexpr (requires { F::dot2(x, y, z, w); })
+    return F::dot2(x, y, z, -w);
+  else
+    return x * y - z * w;
+}
+
 template <class C>
 struct XyzzPoint {
   using F = typename C::F;
@@ -42,7 +52,7 @@ struct XyzzPoint {
     const F M = x2.dbl() + x2;
     XyzzPoint r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * p.y;
+    r.Y = mul_sub(M, S - r.X, W, p.y);
     r.ZZ = V;
     r.ZZZ = W;
     return r;
@@ -56,7 +66,7 @@ struct XyzzPoint {
     const F M = x2.dbl() + x2;
     XyzzPoint r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * Y;
+    r.Y = mul_sub(M, S - r.X, W, Y);
     r.ZZ = V * ZZ;
     r.ZZZ = W * ZZZ;
     return r;
@@ -76,7 +86,7 @@ struct XyzzPoint {
     r.ZZZ = ZZZ * PPP;
     const F Q = X * PP;
     r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = R * (Q - r.X) - Y * PPP;
+    r.Y = mul_sub(R, Q - r.X, Y, PPP);
     return r;
   }
 
@@ -90,7 +100,7 @@ struct XyzzPoint {
     const F PP = P.sqr(), PPP = P * PP, Q = U1 * PP;
     XyzzPoint r;
     r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = R * (Q - r.X) - S1 * PPP;
+    r.Y = mul_sub(R, Q - r.X, S1, PPP);
     r.ZZ = ZZ * q.ZZ * PP;
     r.ZZZ = ZZZ * q.ZZZ * PPP;
     return r;

@@ -32,7 +32,7 @@ constexpr bool same_constants() {
 static_assert(same_constants<gpu::FrParams, ff::Fr>());
 static_assert(same_constants<gpu::FqParams, ff::Fq>());
 
-constexpr int kFieldOps = 9;
+constexpr int kFieldOps = 10;
 
 template <class F>
 __global__ void field_ops_kernel(const F* a, const F* b, F* out, size_t n) {
@@ -52,6 +52,11 @@ __global__ void field_ops_kernel(const F* a, const F* b, F* out, size_t n) {
     o[8] = F::mul_cios(a[i], b[i]);
   else
     o[8] = a[i] * b[i];
+  // Two products under one reduction (Fq's dot2, used by the point formulas).
+  if constexpr (std::is_same_v<F, gpu::Fq>)
+    o[9] = F::dot2(a[i], b[i], b[i], a[i].sqr());
+  else
+    o[9] = a[i] * b[i] + b[i] * a[i].sqr();
 }
 
 template <class HostF, class DevF>
@@ -80,6 +85,7 @@ void check_field(std::vector<HostF> a, std::vector<HostF> b) {
     ASSERT_TRUE(from_dev(o[6]) == a[i] + a[i]) << i;
     ASSERT_TRUE(from_dev(o[7]) == (b[i].is_zero() ? HostF::zero() : a[i])) << i;
     ASSERT_TRUE(from_dev(o[8]) == a[i] * b[i]) << i;
+    ASSERT_TRUE(from_dev(o[9]) == a[i] * b[i] + b[i] * a[i].square()) << i;
   }
 }
 
