@@ -172,6 +172,26 @@ struct MontField {
   // word-0 accumulator is v with u[1] added to its low word, and the next word-1 accumulator is u
   // shifted down two words, with that addition's carry entering its low word.
   __device__ __forceinline__ static MontField mul_even_odd(const MontField& a, const MontField& b) {
+    return even_odd_rounds<false>(a, b, a, b);
+  }
+
+  // a * b + c * d (Montgomery, fully reduced) with one reduction for both products: the even/odd
+  // rounds above with c * d[i] added beside a * b[i] before each round's reduction, 3 of the 4
+  // half-multiplications that two products and an addition cost. The invariant's bound becomes
+  // T_i < 4p (T_i W = T_(i-1) + a b_i + c d_i + m p), so it needs 4p < W^N: two spare top bits
+  // (Fq has three, Fr one). The result T_N < (2p^2 + W^N p) / W^N < 2p, so one subtraction ends.
+  __device__ __forceinline__ static MontField dot2(const MontField& a, const MontField& b, const MontField& c,
+                                                   const MontField& d) {
+    static_assert(P::mod(N - 1) < (1u << 30), "dot2 keeps its sums below 4p < 2^(32N)");
+    return even_odd_rounds<true>(a, b, c, d);
+  }
+
+ private:
+  // The even/odd rounds of mul_even_odd; with kDot, c * d[i] is added beside a * b[i] before each
+  // round's reduction (dot2).
+  template <bool kDot>
+  __device__ __forceinline__ static MontField even_odd_rounds(const MontField& a, const MontField& b,
+                                                              const MontField& c, const MontField& d) {
     static_assert(N % 2 == 0 && N >= 4, "even/odd multiplication needs an even word count");
     uint32_t e[N], o[N], p[N];
 #pragma unroll
@@ -184,14 +204,17 @@ struct MontField {
       o[k] = ptx::mul_lo(a.w[k + 1], b.w[0]);
       o[k + 1] = ptx::mul_hi(a.w[k + 1], b.w[0]);
     }
+    if constexpr (kDot) add_product(e, o, c.w, d.w[0]);
     reduce_round(e, o, p);
     // Rounds 1..N-1 alternate the roles of e and o (N is even, so round N-1 leaves u in o).
 #pragma unroll
     for (int i = 1; i < N; i += 2) {
       mul_round(e, o, a.w, b.w[i]);
+      if constexpr (kDot) add_product(o, e, c.w, d.w[i]);
       reduce_round(o, e, p);
       if (i + 1 < N) {
         mul_round(o, e, a.w, b.w[i + 1]);
+        if constexpr (kDot) add_product(e, o, c.w, d.w[i + 1]);
         reduce_round(e, o, p);
       }
     }
@@ -205,48 +228,6 @@ struct MontField {
     return r;
   }
 
-  // a * b + c * d (Montgomery, fully reduced) with one reduction for both products: the even/odd
-  // rounds above with c * d[i] added beside a * b[i] before each round's reduction, 3 of the 4
-  // half-multiplications that two products and an addition cost. The invariant's bound becomes
-  // T_i < 4p (T_i W = T_(i-1) + a b_i + c d_i + m p), so it needs 4p < W^N: two spare top bits
-  // (Fq has three, Fr one). The result T_N < (2p^2 + W^N p) / W^N < 2p, so one subtraction ends.
-  __device__ __forceinline__ static MontField dot2(const MontField& a, const MontField& b, const MontField& c,
-                                                   const MontField& d) {
-    static_assert(N % 2 == 0 && N >= 4, "even/odd multiplication needs an even word count");
-    static_assert(P::mod(N - 1) < (1u << 30), "dot2 keeps its sums below 4p < 2^(32N)");
-    uint32_t e[N], o[N], p[N];
-#pragma unroll
-    for (int i = 0; i < N; ++i) p[i] = P::mod(i);
-#pragma unroll
-    for (int k = 0; k < N; k += 2) {
-      e[k] = ptx::mul_lo(a.w[k], b.w[0]);
-      e[k + 1] = ptx::mul_hi(a.w[k], b.w[0]);
-      o[k] = ptx::mul_lo(a.w[k + 1], b.w[0]);
-      o[k + 1] = ptx::mul_hi(a.w[k + 1], b.w[0]);
-    }
-    add_product(e, o, c.w, d.w[0]);
-    reduce_round(e, o, p);
-#pragma unroll
-    for (int i = 1; i < N; i += 2) {
-      mul_round(e, o, a.w, b.w[i]);
-      add_product(o, e, c.w, d.w[i]);
-      reduce_round(o, e, p);
-      if (i + 1 < N) {
-        mul_round(o, e, a.w, b.w[i + 1]);
-        add_product(e, o, c.w, d.w[i + 1]);
-        reduce_round(e, o, p);
-      }
-    }
-    MontField r;
-    r.w[0] = ptx::add_cc(e[0], o[1]);
-#pragma unroll
-    for (int i = 1; i < N - 1; ++i) r.w[i] = ptx::addc_cc(e[i], o[i + 1]);
-    r.w[N - 1] = ptx::addc(e[N - 1], 0);
-    reduce_once(r.w);
-    return r;
-  }
-
- private:
   // lo (the word-0 accumulator) and hi (the word-1 one) += x * s: the even words of x into lo,
   // its top carry into hi's top word (same weight), the odd words into hi (no carry out: hi stays
   // below W^N by the invariant).
