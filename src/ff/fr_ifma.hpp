@@ -163,10 +163,9 @@ CUZK_IFMA_INLINE V5 mont_mul(const V5& a, const V5& b) {
   return r;
 }
 
-// (x + y) reduced into [0, 2p), for x, y in [0, 2p).
-CUZK_IFMA_INLINE V5 add_red(const V5& x, const V5& y) {
-  V5 d;
-  for (int i = 0; i < 5; ++i) d.l[i] = _mm512_sub_epi64(_mm512_add_epi64(x.l[i], y.l[i]), bc(kP2.v[i]));
+// Limb differences in (-2p, 2p) carried (signed), 2p added back where negative, carried again:
+// the value in [0, 2p).
+CUZK_IFMA_INLINE V5 fold_into_2p(V5 d) {
   carry_s(d);
   const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
   for (int i = 0; i < 5; ++i) d.l[i] = _mm512_mask_add_epi64(d.l[i], neg, d.l[i], bc(kP2.v[i]));
@@ -174,15 +173,18 @@ CUZK_IFMA_INLINE V5 add_red(const V5& x, const V5& y) {
   return d;
 }
 
+// (x + y) reduced into [0, 2p), for x, y in [0, 2p).
+CUZK_IFMA_INLINE V5 add_red(const V5& x, const V5& y) {
+  V5 d;
+  for (int i = 0; i < 5; ++i) d.l[i] = _mm512_sub_epi64(_mm512_add_epi64(x.l[i], y.l[i]), bc(kP2.v[i]));
+  return fold_into_2p(d);
+}
+
 // (x - y) reduced into [0, 2p), for x, y in [0, 2p).
 CUZK_IFMA_INLINE V5 sub_red(const V5& x, const V5& y) {
   V5 d;
   for (int i = 0; i < 5; ++i) d.l[i] = _mm512_sub_epi64(x.l[i], y.l[i]);
-  carry_s(d);
-  const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
-  for (int i = 0; i < 5; ++i) d.l[i] = _mm512_mask_add_epi64(d.l[i], neg, d.l[i], bc(kP2.v[i]));
-  carry_u(d);
-  return d;
+  return fold_into_2p(d);
 }
 
 // x - y + 2p in (0, 4p), for x, y in [0, 2p): only as a multiplication operand.
