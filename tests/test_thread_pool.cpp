@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -63,6 +65,99 @@ TEST(ThreadPool, ManyConsecutiveCalls) {
     sum += s.load();
   }
   EXPECT_EQ(sum, 2000L * 120);
+}
+
+// Two threads' calls run at once on one pool: the first call's body waits until the second call has
+// run a body (with the calls serialized it would time out, not hang), and every index of each runs
+// exactly once.
+TEST(ThreadPool, ConcurrentCallsShareTheWorkers) {
+  ThreadPool pool(4);
+  std::atomic<bool> second_ran{false};
+  std::atomic<bool> first_saw_second{false};
+  std::vector<std::atomic<int>> a(64), b(64);
+  std::thread first([&] {
+    pool.parallel_for(a.size(), [&](size_t i) {
+      if (i == 0) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!second_ran && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        first_saw_second = second_ran.load();
+      }
+      a[i]++;
+    });
+  });
+  // The second call starts while the first is running (its index 0 waits for us).
+  while (a[1].load() + a[2].load() + a[63].load() == 0 && !first_saw_second) std::this_thread::yield();
+  pool.parallel_for(b.size(), [&](size_t i) {
+    b[i]++;
+    second_ran = true;
+  });
+  first.join();
+  EXPECT_TRUE(first_saw_second) << "the second call ran only after the first had finished";
+  for (auto& h : a) EXPECT_EQ(h.load(), 1);
+  for (auto& h : b) EXPECT_EQ(h.load(), 1);
+}
+
+// A call with a higher CallPriority gets the free worker ahead of an older, longer call: one
+// worker, a 400 ms call at priority 0 already running, then a 40 ms call at priority 3. The worker
+// finishes its current index and runs the urgent call's indices, none of the old call's between
+// them; ignoring the priority (oldest first) it would never reach the urgent call.
+TEST(ThreadPool, AnUrgentCallGetsTheNextFreeWorker) {
+  ThreadPool pool(2);
+  std::mutex mu;
+  std::vector<std::string> worker_log;  // the worker's indices, in order: "L" or "H"
+  const std::thread::id main_id = std::this_thread::get_id();
+  std::atomic<std::thread::id> low_caller{};
+  std::atomic<int> low_done{0};
+  auto log = [&](const char* who) {
+    const std::thread::id me = std::this_thread::get_id();
+    if (me == main_id || me == low_caller.load()) return;
+    std::lock_guard lk(mu);
+    worker_log.push_back(who);
+  };
+  std::thread low([&] {
+    low_caller = std::this_thread::get_id();
+    pool.parallel_for(400, [&](size_t) {
+      log("L");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      low_done++;
+    });
+  });
+  while (low_done.load() < 4) std::this_thread::yield();
+  {
+    cuzk::CallPriority urgent(3);
+    pool.parallel_for(20, [&](size_t) {
+      log("H");
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+  }
+  const int low_done_when_urgent_finished = low_done.load();
+  low.join();
+  std::lock_guard lk(mu);
+  const auto first_h = std::find(worker_log.begin(), worker_log.end(), "H");
+  ASSERT_NE(first_h, worker_log.end()) << "the worker never ran the urgent call";
+  const auto last_h = std::find(worker_log.rbegin(), worker_log.rend(), "H").base();
+  EXPECT_EQ(std::count(first_h, last_h, std::string("L")), 0) << "the worker went back to the old call in between";
+  EXPECT_LT(low_done_when_urgent_finished, 400);
+}
+
+// An exception in one call reaches only its caller; a concurrent call completes normally.
+TEST(ThreadPool, ExceptionsStayWithTheirCall) {
+  ThreadPool pool(3);
+  std::atomic<int> ok{0};
+  std::thread other([&] {
+    EXPECT_NO_THROW(pool.parallel_for(200, [&](size_t) {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      ok++;
+    }));
+  });
+  EXPECT_THROW(pool.parallel_for(100,
+                                 [&](size_t i) {
+                                   std::this_thread::sleep_for(std::chrono::microseconds(50));
+                                   if (i == 13) throw std::runtime_error("boom");
+                                 }),
+               std::runtime_error);
+  other.join();
+  EXPECT_EQ(ok.load(), 200);
 }
 
 // The workers of a pool asked to run at lower priority report the raised nice value; the caller's

@@ -74,7 +74,7 @@ struct SchedulerSection {
 
 struct SynthesisSection {
   unsigned workers = 0;    // 0 = auto (3/8 of the hardware threads, 2..8)
-  unsigned threads = 0;    // threads per synthesis worker; 0 = auto
+  unsigned threads = 0;    // threads the synthesis workers share; 0 = auto (all hardware threads)
   unsigned lookahead = 0;  // partitions in synthesis or waiting for the prover; 0 = auto (workers)
   // Nice levels below the rest of the daemon for the synthesis threads (0..19): the device stage's
   // host work (the witness into pinned memory, launches) then never waits behind synthesis.

@@ -139,7 +139,9 @@ class Engine final : public EngineApi {
 
   // One per synthesis worker (so MatVec of one partition does not serialise behind another's); the
   // provers use the process-wide pool (the MSM and NTT code's default).
-  std::vector<std::unique_ptr<ThreadPool>> synth_pools_;
+  // Shared by the synthesis workers: one partition synthesized alone gets every thread, several
+  // share them, the highest priority first (ThreadPool's CallPriority).
+  std::unique_ptr<ThreadPool> synth_pool_;
   backend::PlacementSetup gpu_setup_;
   std::vector<std::string> tuning_lines_;     // "key=value (source)", for status()
   std::unique_ptr<backend::Placement> gpus_;  // made by start()

@@ -35,12 +35,14 @@ void Engine::build_pipeline(unsigned synth_workers) {
       .gate_bypass_priority = static_cast<int>(Priority::Critical),
       .admit = [this](WorkItem& i) { return admit_synthesis(i); },
       .run =
-          [this](WorkItem& i, W w) {
-            // This lane's thread joins its pool's parallel_for calls: it runs at the pool's priority.
+          [this](WorkItem& i, W) {
+            // This worker's thread joins the pool's parallel_for calls: it runs at the pool's priority.
             thread_local bool lowered = false;
             if (!std::exchange(lowered, true)) lower_current_thread_priority(static_cast<int>(config_.synthesis.nice));
+            // The shared pool serves the most urgent partition's parallel work first.
+            const CallPriority urgency(i.job->prio());
             // With GPUs, MatVec runs on the device from its resident PCE.
-            i.state = synthesize(*i.rt, std::get<PartitionPayload>(std::move(i.state)), *synth_pools_.at(w.lane),
+            i.state = synthesize(*i.rt, std::get<PartitionPayload>(std::move(i.state)), *synth_pool_,
                                  /*matvec=*/!gpus_->enabled());
           },
       .done = [this](WorkItem& i, T t0, double ms) { return synthesized(i, t0, ms); },

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <utility>
 
 #include "util/thread_priority.hpp"
 
@@ -11,8 +12,14 @@ namespace cuzk {
 
 namespace {
 thread_local bool tl_inside_pool = false;
+thread_local int tl_call_priority = 0;
 std::atomic<unsigned> g_requested_threads{0};
 }  // namespace
+
+CallPriority::CallPriority(int priority) : saved_(std::exchange(tl_call_priority, priority)) {}
+CallPriority::~CallPriority() {
+  tl_call_priority = saved_;
+}
 
 ThreadPool::ThreadPool(unsigned threads, int lower_priority) {
   threads = std::max(1u, threads);
@@ -31,46 +38,47 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::run_tasks() {
-  // Claims indices under the lock in small batches; bodies are coarse (chunks), so contention is low.
-  for (;;) {
-    size_t i;
-    {
-      std::lock_guard lk(mu_);
-      if (next_ >= n_) return;
-      i = next_++;
-    }
-    try {
-      (*body_)(i);
-    } catch (...) {
-      std::lock_guard lk(mu_);
-      if (!error_) error_ = std::current_exception();
-    }
-    {
-      std::lock_guard lk(mu_);
-      if (++done_ == n_) cv_done_.notify_all();
-    }
+ThreadPool::Call* ThreadPool::pick() {
+  Call* best = nullptr;
+  for (Call* c : calls_) {
+    if (c->next >= c->n) continue;
+    if (!best || c->priority > best->priority || (c->priority == best->priority && c->seq < best->seq)) best = c;
   }
+  return best;
+}
+
+void ThreadPool::run_index(Call& c, size_t i) {
+  std::exception_ptr e;
+  try {
+    (*c.body)(i);
+  } catch (...) {
+    e = std::current_exception();
+  }
+  bool last;
+  {
+    std::lock_guard lk(mu_);
+    if (e && !c.error) c.error = e;
+    last = ++c.done == c.n;
+  }
+  // `c` may be gone once the lock is released after its last index: only the pool is touched.
+  if (last) cv_done_.notify_all();
 }
 
 void ThreadPool::worker_loop(int lower_priority) {
   tl_inside_pool = true;
   if (lower_priority > 0) lower_current_thread_priority(lower_priority);
-  size_t seen = 0;
   for (;;) {
+    Call* c = nullptr;
+    size_t i;
     {
+      // Indices are claimed one at a time (bodies are coarse: chunks, sectors), and the call is
+      // chosen again for each, so a more urgent call gets the next free worker.
       std::unique_lock lk(mu_);
-      cv_start_.wait(lk, [&] { return stop_ || generation_ != seen; });
+      cv_start_.wait(lk, [&] { return stop_ || (c = pick()) != nullptr; });
       if (stop_) return;
-      seen = generation_;
-      ++active_;
+      i = c->next++;
     }
-    run_tasks();
-    {
-      std::lock_guard lk(mu_);
-      --active_;
-    }
-    cv_done_.notify_all();
+    run_index(*c, i);
   }
 }
 
@@ -80,27 +88,32 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t)>& body)
     for (size_t i = 0; i < n; ++i) body(i);
     return;
   }
-  std::lock_guard call_lk(call_mu_);
+  Call call{.body = &body, .n = n, .priority = tl_call_priority, .seq = 0, .next = 0, .done = 0, .error = nullptr};
   {
     std::lock_guard lk(mu_);
-    body_ = &body;
-    n_ = n;
-    next_ = 0;
-    done_ = 0;
-    error_ = nullptr;
-    ++generation_;
+    call.seq = seq_++;
+    calls_.push_back(&call);
   }
   cv_start_.notify_all();
+  // The caller runs only its own call's indices: its latency never waits on another call's body.
   tl_inside_pool = true;
-  run_tasks();
+  for (;;) {
+    size_t i;
+    {
+      std::lock_guard lk(mu_);
+      if (call.next >= call.n) break;
+      i = call.next++;
+    }
+    run_index(call, i);
+  }
   tl_inside_pool = false;
   std::exception_ptr err;
   {
     std::unique_lock lk(mu_);
-    // Wait for every index and for every worker to leave run_tasks, so body_ is no longer used.
-    cv_done_.wait(lk, [&] { return done_ == n_ && active_ == 0; });
-    body_ = nullptr;
-    err = error_;
+    // Every index done: no worker touches `call` any more.
+    cv_done_.wait(lk, [&] { return call.done == call.n; });
+    std::erase(calls_, &call);
+    err = call.error;
   }
   if (err) std::rethrow_exception(err);
 }
