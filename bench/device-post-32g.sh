@@ -59,7 +59,7 @@ if [ "$WINDOW" -gt 0 ]; then
   prove window "$WINDOW"
 fi
 bench --json status >"$OUT/status.json" 2>&1 || true  # the keys' storage ("memory") and sizes
-grep -E "pce_|srs_|gpu_prover|error|warn" "$D/daemon.log" | cut -c1-300 | tee "$OUT/events.txt"
+grep -E "pce_|srs_|gpu_prover|job_submitted|error|warn" "$D/daemon.log" | cut -c1-300 | tee "$OUT/events.txt"
 mem_line
 stop_daemon
 echo "failures: $fails"

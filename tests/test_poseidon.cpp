@@ -20,6 +20,7 @@
 #include "gadgets/poseidon_matrix.hpp"
 #include "gadgets/poseidon_native.hpp"
 #include "gadgets/poseidon_round_constants.hpp"
+#include "gadgets/poseidon_x8.hpp"
 #include "gadgets/sha256_native.hpp"
 #include "r1cs/r1cs.hpp"
 #include "r1cs/sparse_matrix.hpp"
@@ -234,6 +235,39 @@ TEST(Poseidon, TextbookAndOptimizedPermutationsAgree) {
         EXPECT_EQ(a, b) << "arity " << arity;  // the whole state, not only the output
       }
     }
+  }
+}
+
+// Eight permutations in the lanes equal the scalar optimized permutation state for state, for every
+// lane count 1..8, the widths of Filecoin's trees (arities 2, 4, 8, 11) and both strengths, with
+// random states and the edge values 0, 1 and p - 1 in every position.
+TEST(Poseidon, EightLanePermutationEqualsScalar) {
+  Xoshiro256 rng(8);
+  const Fr minus_one = Fr::zero() - Fr::one();
+  for (Strength s : {Strength::Standard, Strength::Strengthened}) {
+    for (size_t arity : {2u, 4u, 8u, 11u}) {
+      const PoseidonConstants& c = poseidon_constants(arity, s);
+      for (size_t count = 1; count <= 8; ++count) {
+        std::vector<Fr> lanes(count * c.width);
+        for (size_t i = 0; i < lanes.size(); ++i) {
+          const size_t pick = (i * 7 + count) % 5;
+          lanes[i] = pick == 0 ? Fr::zero() : pick == 1 ? Fr::one() : pick == 2 ? minus_one : Fr::random(rng);
+        }
+        std::vector<Fr> want = lanes;
+        for (size_t b = 0; b < count; ++b) {
+          poseidon_permute_optimized(c, std::span<Fr>(want).subspan(b * c.width, c.width));
+        }
+        if (!poseidon_permute_x8(c, lanes, count)) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+        EXPECT_EQ(lanes, want) << "arity " << arity << ", " << count << " lanes";
+      }
+    }
+  }
+  const PoseidonConstants& c = poseidon_constants(8);
+  std::vector<Fr> nine(9 * c.width);
+  EXPECT_FALSE(poseidon_permute_x8(c, nine, 9));  // more than 8 states: the caller's scalar loop
+  std::vector<Fr> short_states(c.width + 1);
+  if (poseidon_permute_x8(c, std::span<Fr>(nine).first(0), 0)) {
+    EXPECT_THROW(poseidon_permute_x8(c, short_states, 2), std::invalid_argument);
   }
 }
 

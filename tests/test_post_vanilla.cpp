@@ -7,7 +7,10 @@
 
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <vector>
 
+#include "filecoin/merkle_tree_hash.hpp"
 #include "filecoin/post_challenges.hpp"
 #include "filecoin/post_error.hpp"
 #include "filecoin/post_request_file.hpp"
@@ -324,6 +327,47 @@ TEST(PostSynthetic, AFilledSparseTreeProvesOnlyKnownPaths) {
   EXPECT_EQ(merkle_proof_root(t.prove(8), TreeHasher::kPoseidon), t.root());  // 9's sibling: its path is known
   EXPECT_THROW(t.prove(30), std::out_of_range);
   EXPECT_THROW(SparseTree(layout, {}, fill), std::invalid_argument);
+}
+
+// The batched roots (eight paths per vector permutation) equal merkle_proof_root path for path:
+// proofs of three tree shapes interleaved (runs break where the shape changes), more than eight of
+// one shape, a tampered sibling (a root that differs, both ways alike), and no root for a null
+// entry, an index beyond the siblings and a non-canonical sibling.
+TEST(PostSynthetic, BatchedRootsEqualScalarRoots) {
+  std::vector<MerkleProof> all;
+  for (const char* name : {"StackedDrgWindow32GiBV1_1", "StackedDrgWindow2KiBV1_1", "StackedDrgWindow64GiBV1_1"}) {
+    const RegisteredPostProof& proof = registered_post_proof(name);
+    const std::vector<uint64_t> ids =
+        proof.sector_count >= 3 ? std::vector<uint64_t>{4, 5, 6} : std::vector<uint64_t>{4, 5};
+    for (const FallbackPostSectorProof& p : synthetic_post_vanilla(synthetic_request(proof, ids))) {
+      for (const MerkleProof& mp : p.sectors[0].inclusion_proofs) all.push_back(mp);
+    }
+  }
+  ASSERT_GT(all.size(), 40u);
+  // The shapes in order (runs of 30, 20 and 30: capped at 8), then interleaved (short runs).
+  std::vector<MerkleProof> mixed = all;
+  for (size_t i = 0; i < all.size(); ++i) mixed.push_back(all[(i * 7) % all.size()]);
+  mixed[3].base[2].hashes[1][0] ^= 1;  // tampered: hashes to another root
+  const Bytes32 modulus = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe,
+                           0xff, 0x02, 0xa4, 0xbd, 0x53, 0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8,
+                           0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};  // r itself
+  ASSERT_FALSE(is_canonical_fr(modulus));
+  mixed[5].base[0].hashes[0] = modulus;
+  mixed[9].base[1].index = static_cast<uint32_t>(mixed[9].base[1].hashes.size() + 1);
+  std::vector<const MerkleProof*> ptrs;
+  for (const MerkleProof& mp : mixed) ptrs.push_back(&mp);
+  ptrs[12] = nullptr;
+  const std::vector<std::optional<Bytes32>> roots = poseidon_proof_roots(ptrs);
+  ASSERT_EQ(roots.size(), ptrs.size());
+  for (size_t i = 0; i < ptrs.size(); ++i) {
+    if (i == 5 || i == 9 || i == 12) {
+      EXPECT_FALSE(roots[i].has_value()) << i;
+      continue;
+    }
+    ASSERT_TRUE(roots[i].has_value()) << i;
+    EXPECT_EQ(*roots[i], merkle_proof_root(*ptrs[i], TreeHasher::kPoseidon)) << i;
+    EXPECT_EQ(*roots[i] == ptrs[i]->root, i != 3) << i;
+  }
 }
 
 TEST(PostSynthetic, ActorIdFromProverIdInvertsItsEncoding) {

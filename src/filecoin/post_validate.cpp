@@ -1,6 +1,8 @@
 #include "filecoin/post_validate.hpp"
 
+#include <algorithm>
 #include <exception>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -19,6 +21,9 @@ struct ProofChecker {
   const PostRequestContext& ctx;
   const FallbackPostSectorProof& p;
   size_t index;
+  // The roots the inclusion proofs' paths hash to, per challenge, where computed beforehand
+  // (poseidon_proof_roots); the rest are computed here.
+  std::span<const std::optional<Bytes32>> roots;
 
   [[noreturn]] void fail(const JsonPath& field, const std::string& problem) const {
     throw PostVanillaError(index, p.sector_id, field.str(), problem);
@@ -47,7 +52,7 @@ struct ProofChecker {
   }
 
   void inclusion(const MerkleProof& mp, const Bytes32& comm_r_last, uint64_t challenge, uint64_t challenge_index,
-                 const JsonPath& at) const {
+                 const std::optional<Bytes32>& root, const JsonPath& at) const {
     const PorepShape& s = ctx.proof->shape;
     const MerkleShape want = s.top_arity ? MerkleShape::kTop : s.sub_arity ? MerkleShape::kSub : MerkleShape::kSingle;
     const JsonPath data = at.field("data");
@@ -63,7 +68,7 @@ struct ProofChecker {
     canonical(mp.root, d.field("root"));
     canonical(mp.leaf, d.field("leaf"));
     if (mp.root != comm_r_last) fail(d.field("root"), "differs from the sector proof's comm_r_last");
-    if (merkle_proof_root(mp, TreeHasher::kPoseidon) != mp.root) {
+    if ((root ? *root : merkle_proof_root(mp, TreeHasher::kPoseidon)) != mp.root) {
       fail(d.field("root"), "the leaf and the path's siblings hash to a different root");
     }
     const uint64_t leaf = mp.path_index(s.base_arity, s.sub_arity, s.top_arity);
@@ -99,7 +104,8 @@ struct ProofChecker {
                                                               rp.challenge_count, rp.shape.nodes);
     for (size_t j = 0; j < leaves.size(); ++j) {
       inclusion(sp.inclusion_proofs[j], sp.comm_r_last, leaves[j],
-                post_challenge_index(rp.api_version, sector_index, rp.challenge_count, j), ips.at(j));
+                post_challenge_index(rp.api_version, sector_index, rp.challenge_count, j),
+                j < roots.size() ? roots[j] : std::nullopt, ips.at(j));
     }
   }
 };
@@ -134,14 +140,31 @@ void validate_post_vanilla(const PostRequestContext& ctx, std::span<const Fallba
     }
   }
   // Each sector is independent (10 x 10 Poseidon hashes at 32 GiB); report the first failure by
-  // position so the message does not depend on scheduling.
+  // position so the message does not depend on scheduling. Sectors go in groups of eight: one
+  // challenge's paths across a group climb their trees together (poseidon_proof_roots), then each
+  // sector's checks run in order with those roots.
   std::vector<std::exception_ptr> errors(proofs.size());
   const uint64_t first = uint64_t{ctx.partition_index} * ctx.proof->sector_count;
-  ThreadPool::global().parallel_for(proofs.size(), [&](size_t i) {
-    try {
-      ProofChecker{ctx, proofs[i], i}.check(first + i);
-    } catch (...) {
-      errors[i] = std::current_exception();
+  const size_t challenges = ctx.proof->challenge_count;
+  constexpr size_t kGroup = 8;
+  ThreadPool::global().parallel_for((proofs.size() + kGroup - 1) / kGroup, [&](size_t g) {
+    const size_t begin = g * kGroup, n = std::min(kGroup, proofs.size() - begin);
+    std::vector<const MerkleProof*> paths(challenges * n, nullptr);  // challenge-major
+    for (size_t i = 0; i < n; ++i) {
+      const FallbackPostSectorProof& p = proofs[begin + i];
+      if (p.sectors.size() != 1) continue;
+      const auto& ips = p.sectors.front().inclusion_proofs;
+      for (size_t j = 0; j < challenges && j < ips.size(); ++j) paths[j * n + i] = &ips[j];
+    }
+    const std::vector<std::optional<Bytes32>> roots = poseidon_proof_roots(paths);
+    std::vector<std::optional<Bytes32>> mine(challenges);
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < challenges; ++j) mine[j] = roots[j * n + i];
+      try {
+        ProofChecker{ctx, proofs[begin + i], begin + i, mine}.check(first + begin + i);
+      } catch (...) {
+        errors[begin + i] = std::current_exception();
+      }
     }
   });
   for (const std::exception_ptr& e : errors) {

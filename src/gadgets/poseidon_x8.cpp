@@ -1,0 +1,231 @@
+#include "gadgets/poseidon_x8.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ff/fr_ifma.hpp"
+
+#if defined(CUZK_FR_IFMA)
+
+// GCC 12 reports its own _mm512_undefined_epi32() (inside the shift intrinsics) as (maybe-)
+// uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace cuzk::gadgets {
+namespace {
+
+using namespace ff::ifma52;
+
+// The state is held as x * 2^260 (the Montgomery form of the kernels' factor), so a product of
+// two state values and a product of a constant stored times 16 both stay in that form.
+struct C52 {
+  uint64_t l[5];
+};
+C52 c52(const Fr& v) {
+  C52 r;
+  to_limbs52_times16(r.l, v);
+  return r;
+}
+
+struct Tables {
+  std::vector<C52> k;                // compressed round constants
+  std::vector<C52> mds, pre_sparse;  // [i * t + j] = m(i, j)
+  std::vector<C52> w_hat, v_rest;    // per partial round: t, and t - 1
+};
+
+const Tables& tables_for(const PoseidonConstants& c) {
+  using Key = std::tuple<size_t, int, size_t>;
+  const Key key{c.width, static_cast<int>(c.strength), c.partial_rounds};
+  thread_local Key last_key{0, 0, 0};
+  thread_local const Tables* last = nullptr;
+  if (last != nullptr && last_key == key) return *last;
+  static std::mutex mu;
+  static std::map<Key, std::unique_ptr<Tables>> cache;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[key];
+  if (!slot) {
+    auto t = std::make_unique<Tables>();
+    for (const Fr& k : c.compressed_round_constants) t->k.push_back(c52(k));
+    for (size_t i = 0; i < c.width; ++i) {
+      for (size_t j = 0; j < c.width; ++j) {
+        t->mds.push_back(c52(c.mds.at(i, j)));
+        t->pre_sparse.push_back(c52(c.pre_sparse_matrix.at(i, j)));
+      }
+    }
+    for (const PoseidonSparseMatrix& m : c.sparse_matrices) {
+      for (const Fr& w : m.w_hat) t->w_hat.push_back(c52(w));
+      for (const Fr& v : m.v_rest) t->v_rest.push_back(c52(v));
+    }
+    slot = std::move(t);
+  }
+  last_key = key;
+  last = slot.get();
+  return *slot;
+}
+
+// Normalised 52-bit limbs of a value below 2^256 -> 4 words.
+ff::Limbs<4> join52(const uint64_t (&l)[5]) {
+  return {l[0] | (l[1] << 52), (l[1] >> 12) | (l[2] << 40), (l[2] >> 24) | (l[3] << 28), (l[3] >> 36) | (l[4] << 16)};
+}
+
+constexpr size_t kMaxWidth = 12;
+
+// sum_n c[n] * x[n] / 2^260 mod p with one Montgomery reduction for all n < k: the products'
+// limbs are summed first (each of the 10 accumulators gets at most 10 terms below 2^52 per
+// product: below 2^59 for k <= 12 + the reduction's 10), then reduced as mont_mul does. For
+// constants c[n] < p and x[n] < 2p the sum is below 2k p^2 and the result below
+// 2k p^2 / 2^260 + p < 2p (k <= 12; p < 2^254.9). Half of mont_mul's multiplications per term.
+CUZK_IFMA_INLINE V5 mont_dot(const C52* c, const V5* x, size_t k, size_t c_stride) {
+  const __m512i z = _mm512_setzero_si512();
+  __m512i t[10];
+  for (__m512i& v : t) v = z;
+  for (size_t n = 0; n < k; ++n) {
+    const C52& cn = c[n * c_stride];
+    for (int j = 0; j < 5; ++j) {
+      const __m512i a = bc(cn.l[j]);
+      for (int i = 0; i < 5; ++i) {
+        t[i + j] = _mm512_madd52lo_epu64(t[i + j], a, x[n].l[i]);
+        t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a, x[n].l[i]);
+      }
+    }
+  }
+  const __m512i pinv = bc(kPinv52);
+  for (int i = 0; i < 5; ++i) {
+    const __m512i m = _mm512_madd52lo_epu64(z, t[i], pinv);
+    for (int j = 0; j < 5; ++j) {
+      const __m512i pj = bc(kP.v[j]);
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], pj, m);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], pj, m);
+    }
+    t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
+  }
+  V5 r{{t[5], t[6], t[7], t[8], t[9]}};
+  carry_u(r);
+  return r;
+}  // arities up to 11 (Filecoin's trees use 2, 4, 8 and 11)
+
+class Permutation {
+ public:
+  Permutation(const PoseidonConstants& c, const Tables& tb) : c_(c), tb_(tb), t_(c.width) {}
+
+  CUZK_IFMA void run(std::span<Fr> states, size_t count) {
+    load(states, count);
+    for (size_t i = 0; i < t_; ++i) s_[i] = add_red(s_[i], key());
+    for (size_t r = 0; r < c_.half_full_rounds; ++r) full_round(false);
+    for (size_t r = 0; r < c_.partial_rounds; ++r) {
+      s_[0] = add_red(sbox(s_[0]), key());
+      mix_round();
+    }
+    for (size_t r = 1; r < c_.half_full_rounds; ++r) full_round(false);
+    full_round(true);
+    if (off_ != tb_.k.size()) throw std::logic_error("Poseidon x8: not every compressed round constant was used");
+    store(states, count);
+  }
+
+ private:
+  CUZK_IFMA V5 key() { return broadcast5(tb_.k[off_++].l); }
+  CUZK_IFMA static V5 sbox(const V5& x) {
+    const V5 x2 = mont_mul(x, x);
+    return mont_mul(mont_mul(x2, x2), x);
+  }
+  CUZK_IFMA void full_round(bool last) {
+    for (size_t i = 0; i < t_; ++i) {
+      s_[i] = sbox(s_[i]);
+      if (!last) s_[i] = add_red(s_[i], key());  // no key after the last S-box layer
+    }
+    mix_round();
+  }
+  // As poseidon_permute_optimized: the pre-sparse matrix after the last first-half full round, a
+  // sparse matrix after each partial round, M otherwise.
+  CUZK_IFMA void mix_round() {
+    if (round_ + 1 == c_.half_full_rounds) {
+      dense(tb_.pre_sparse);
+    } else if (round_ >= c_.half_full_rounds && round_ < c_.half_full_rounds + c_.partial_rounds) {
+      sparse(round_ - c_.half_full_rounds);
+    } else {
+      dense(tb_.mds);
+    }
+    ++round_;
+  }
+  // out_j = sum_i m(i, j) s_i: column j of m, one reduction per output.
+  CUZK_IFMA void dense(const std::vector<C52>& m) {
+    V5 out[kMaxWidth];
+    for (size_t j = 0; j < t_; ++j) out[j] = mont_dot(&m[j], s_, t_, t_);
+    for (size_t j = 0; j < t_; ++j) s_[j] = out[j];
+  }
+  CUZK_IFMA void sparse(size_t r) {
+    const C52* w = &tb_.w_hat[r * t_];
+    const C52* v = &tb_.v_rest[r * (t_ - 1)];
+    const V5 first = mont_dot(w, s_, t_, 1);
+    for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].l), s_[0]));
+    s_[0] = first;
+  }
+
+  // Fr (x * 2^256, canonical) -> x * 2^260 in [0, 2p): four doublings.
+  CUZK_IFMA void load(std::span<const Fr> states, size_t count) {
+    for (size_t i = 0; i < t_; ++i) {
+      alignas(64) uint64_t in[5 * kLanes] = {};
+      for (size_t b = 0; b < count; ++b) {
+        const Limbs52 l = split52(states[b * t_ + i].raw());
+        for (int k = 0; k < 5; ++k) in[k * kLanes + b] = l.v[k];
+      }
+      V5 v = load_row(in);
+      for (int d = 0; d < 4; ++d) v = add_red(v, v);
+      s_[i] = v;
+    }
+  }
+  // x * 2^260 -> x * 2^256 (a product with 2^256, Fr's one), reduced to [0, p).
+  CUZK_IFMA void store(std::span<Fr> states, size_t count) {
+    const Limbs52 one = split52(Fr::one().raw());
+    const V5 r = broadcast5(one.v);
+    for (size_t i = 0; i < t_; ++i) {
+      const V5 v = reduce_p(mont_mul(s_[i], r));
+      alignas(64) uint64_t out[5 * kLanes];
+      store_row(out, v);
+      for (size_t b = 0; b < count; ++b) {
+        uint64_t l52[5];
+        for (int k = 0; k < 5; ++k) l52[k] = out[k * kLanes + b];
+        states[b * t_ + i] = Fr::from_raw(join52(l52));
+      }
+    }
+  }
+
+  const PoseidonConstants& c_;
+  const Tables& tb_;
+  size_t t_;
+  size_t off_ = 0, round_ = 0;
+  V5 s_[kMaxWidth];
+};
+
+}  // namespace
+
+bool poseidon_permute_x8(const PoseidonConstants& c, std::span<Fr> states, size_t count) {
+  if (count > kLanes || c.width > kMaxWidth || !cpu_supported()) return false;
+  if (states.size() != count * c.width) {
+    throw std::invalid_argument("poseidon_permute_x8: " + std::to_string(states.size()) + " elements for " +
+                                std::to_string(count) + " states of width " + std::to_string(c.width));
+  }
+  if (count == 0) return true;
+  Permutation(c, tables_for(c)).run(states, count);
+  return true;
+}
+
+}  // namespace cuzk::gadgets
+
+#else
+
+namespace cuzk::gadgets {
+bool poseidon_permute_x8(const PoseidonConstants&, std::span<Fr>, size_t) {
+  return false;
+}
+}  // namespace cuzk::gadgets
+
+#endif
