@@ -219,6 +219,8 @@ void Engine::shutdown(bool drain) {
 Outcome<Submitted> Engine::submit(ProofRequest req) {
   using O = Outcome<Submitted>;
   const auto received = Clock::now();  // the decode (a WindowPoSt's vanilla proofs checked) is logged
+  // Its parallel checks run on the shared global pool ahead of less urgent work there.
+  const CallPriority urgency(static_cast<int>(effective_priority(req.kind, req.wire_priority)));
   const DecodeContext ctx{
       registry_, [this](const CircuitDef& def) {
         CircuitRuntime rt{def, srs_.peek(def.id), def.uses_zkey() ? nullptr : pce_.peek(def.id), nullptr};

@@ -214,6 +214,9 @@ bool Engine::admit_device(WorkItem& item) {
 void Engine::device(WorkItem& item, size_t gpu_slot) {
   const CircuitRuntime& rt = *item.rt;
   Job& job = *item.job;
+  // Its host work (the witness into pinned memory; the CPU path's MSMs) shares the global pool
+  // with other partitions' device stages: the more urgent goes first.
+  const CallPriority urgency(job.prio());
   // A partition admitted for the GPU reserves the CPU path's extra memory before falling back.
   std::optional<Reservation> cpu_extra;
   auto before_cpu = [&] {
