@@ -16,6 +16,7 @@
 #include "gadgets/poseidon_hasher.hpp"
 #include "gadgets/poseidon_native.hpp"
 #include "gadgets/poseidon_witness.hpp"
+#include "gadgets/poseidon_x8.hpp"
 #include "pce/build.hpp"
 #include "pce/pce_file.hpp"
 #include "post_fixture.hpp"
@@ -53,6 +54,50 @@ TEST(PoseidonWitness, EqualsTheCircuitsValuesAndTheNativeHash) {
   std::vector<Fr> out(10);
   EXPECT_THROW(gadgets::poseidon_witness(gadgets::poseidon_constants(2), std::vector<Fr>(2), out),
                std::invalid_argument);
+}
+
+// Eight traces at once (AVX-512 IFMA lanes) equal the one-preimage trace lane for lane: arities 2,
+// 4, 8 and 11, 1..8 lanes, the MerkleTree tag and SnapDeals' Custom(1); and a PoR level of eight
+// paths with different indices equals eight one-path levels (arities 2, 4, 8 and 16).
+TEST(PoseidonWitness, EightLanesEqualOneAtATime) {
+  for (const gadgets::PoseidonHashType type :
+       {gadgets::PoseidonHashType::merkle_tree(), gadgets::PoseidonHashType::custom(1)}) {
+    for (size_t arity : {2, 4, 8, 11}) {
+      const gadgets::PoseidonConstants& c = gadgets::poseidon_constants(arity);
+      const size_t len = gadgets::poseidon_witness_len(c);
+      for (size_t lanes : {1, 3, 8}) {
+        std::vector<Fr> pre;
+        for (size_t i = 0; i < lanes * arity; ++i) pre.push_back(i % 5 == 4 ? Fr::zero() - Fr::one() : value_of(i));
+        std::vector<std::vector<Fr>> out(lanes, std::vector<Fr>(len));
+        std::vector<Fr*> outs;
+        for (auto& o : out) outs.push_back(o.data());
+        std::vector<Fr> hashes(lanes);
+        if (!gadgets::poseidon_witness_x8(c, pre, outs, hashes, type)) GTEST_SKIP() << "no AVX-512 IFMA";
+        for (size_t b = 0; b < lanes; ++b) {
+          std::vector<Fr> want(len);
+          const Fr h = gadgets::poseidon_witness(c, std::span<const Fr>(pre).subspan(b * arity, arity), want, type);
+          EXPECT_EQ(out[b], want) << "arity " << arity << " lane " << b << " of " << lanes;
+          EXPECT_EQ(hashes[b], h);
+        }
+      }
+    }
+  }
+  for (size_t arity : {2, 4, 8, 16}) {
+    const size_t len = gadgets::poseidon_por_level_witness_len(arity);
+    std::vector<std::vector<Fr>> siblings(8), out(8, std::vector<Fr>(len));
+    std::vector<gadgets::PorLevelLane> lanes;
+    for (size_t b = 0; b < 8; ++b) {
+      for (size_t j = 0; j + 1 < arity; ++j) siblings[b].push_back(value_of(500 * arity + 10 * b + j));
+      lanes.push_back({value_of(90 + b), siblings[b], (b * 3) % arity, out[b]});
+    }
+    std::vector<Fr> next(8);
+    gadgets::poseidon_por_level_witness_x8(arity, lanes, next);
+    for (size_t b = 0; b < 8; ++b) {
+      std::vector<Fr> want(len);
+      EXPECT_EQ(next[b], gadgets::poseidon_por_level_witness(arity, lanes[b].cur, siblings[b], lanes[b].index, want));
+      EXPECT_EQ(out[b], want) << "arity " << arity << " lane " << b;
+    }
+  }
 }
 
 // One level of por_subpath for every index of arities 2, 4, 8 (the insert tables) and 16 (the

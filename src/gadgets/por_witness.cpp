@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gadgets/poseidon_witness.hpp"
+#include "gadgets/poseidon_x8.hpp"
 
 namespace cuzk::gadgets {
 namespace {
@@ -131,6 +132,35 @@ Fr poseidon_por_level_witness(size_t arity, const Fr& cur, std::span<const Fr> s
   for (const Fr& s : siblings) *o++ = s;
   const size_t used = static_cast<size_t>(o - out.data());
   return poseidon_insert_hash_witness(arity, cur, siblings, index, out.subspan(used));
+}
+
+void poseidon_por_level_witness_x8(size_t arity, std::span<const PorLevelLane> lanes, std::span<Fr> next) {
+  if (lanes.size() > 8 || next.size() != lanes.size()) {
+    throw std::invalid_argument("PoR level witness x8: " + std::to_string(lanes.size()) + " lanes, " +
+                                std::to_string(next.size()) + " results (1..8, one per lane)");
+  }
+  const size_t want = poseidon_por_level_witness_len(arity);
+  const size_t nbits = static_cast<size_t>(std::countr_zero(arity));
+  std::array<Fr, 8 * kPoseidonMaxArity> children;
+  std::array<Fr*, 8> traces;
+  for (size_t b = 0; b < lanes.size(); ++b) {
+    const PorLevelLane& l = lanes[b];
+    check_level(arity, l.siblings.size(), l.index, l.out.size(), want);
+    Fr* o = l.out.data();
+    for (size_t j = 0; j < nbits; ++j) *o++ = ((l.index >> j) & 1) ? Fr::one() : Fr::zero();
+    for (const Fr& sib : l.siblings) *o++ = sib;
+    Picks picks(o);
+    insert_values(arity, l.cur, l.index, l.siblings, picks, &children[b * arity]);
+    traces[b] = picks.end();
+  }
+  const PoseidonConstants& c = poseidon_constants(arity);
+  const std::span<const Fr> pre(children.data(), lanes.size() * arity);
+  if (!poseidon_witness_x8(c, pre, std::span<Fr* const>(traces.data(), lanes.size()), next)) {
+    const size_t len = poseidon_witness_len(c);
+    for (size_t b = 0; b < lanes.size(); ++b) {
+      next[b] = poseidon_witness(c, pre.subspan(b * arity, arity), std::span<Fr>(traces[b], len));
+    }
+  }
 }
 
 Fr poseidon_insert_hash_witness(size_t arity, const Fr& cur, std::span<const Fr> siblings, uint64_t index,

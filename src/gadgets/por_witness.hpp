@@ -26,6 +26,18 @@ size_t poseidon_por_level_witness_len(size_t arity);
 Fr poseidon_por_level_witness(size_t arity, const Fr& cur, std::span<const Fr> siblings, uint64_t index,
                               std::span<Fr> out);
 
+// One level of up to eight independent paths of one arity at once: lane b is what
+// poseidon_por_level_witness takes (its node, siblings, index and output span); next[b] gets the
+// node it reaches. The Poseidon traces run eight at a time on AVX-512 IFMA lanes
+// (poseidon_x8.hpp) where the CPU has it; the values are those of the one-path function.
+struct PorLevelLane {
+  Fr cur;
+  std::span<const Fr> siblings;
+  uint64_t index = 0;
+  std::span<Fr> out;
+};
+void poseidon_por_level_witness_x8(size_t arity, std::span<const PorLevelLane> lanes, std::span<Fr> next);
+
 // The same level without its index bits and siblings: insert's picks, then the Poseidon trace
 // (poseidon_insert_hash_witness_len(arity) values). Same arguments and checks.
 Fr poseidon_insert_hash_witness(size_t arity, const Fr& cur, std::span<const Fr> siblings, uint64_t index,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ff/fr_ifma.hpp"
+#include "gadgets/poseidon_witness.hpp"
 
 #if defined(CUZK_FR_IFMA)
 
@@ -36,7 +37,8 @@ C52 c52(const Fr& v) {
 }
 
 struct Tables {
-  std::vector<C52> k;                // compressed round constants
+  std::vector<C52> k;                // compressed round constants, times 16 (the x * 2^260 state)
+  std::vector<Limbs52> k_plain;      // the same as they are (the witness's x * 2^256 state)
   std::vector<C52> mds, pre_sparse;  // [i * t + j] = m(i, j)
   std::vector<C52> w_hat, v_rest;    // per partial round: t, and t - 1
 };
@@ -53,7 +55,10 @@ const Tables& tables_for(const PoseidonConstants& c) {
   auto& slot = cache[key];
   if (!slot) {
     auto t = std::make_unique<Tables>();
-    for (const Fr& k : c.compressed_round_constants) t->k.push_back(c52(k));
+    for (const Fr& k : c.compressed_round_constants) {
+      t->k.push_back(c52(k));
+      t->k_plain.push_back(split52(k.raw()));
+    }
     for (size_t i = 0; i < c.width; ++i) {
       for (size_t j = 0; j < c.width; ++j) {
         t->mds.push_back(c52(c.mds.at(i, j)));
@@ -205,6 +210,123 @@ class Permutation {
   V5 s_[kMaxWidth];
 };
 
+// The witness keeps the state as x * 2^256, Fr's own form, so that each recorded value only needs
+// reducing to [0, p): a product of two state values takes one operand times 16 (four modular
+// doublings, cheaper than converting every recorded value with a product), a product with a
+// constant takes the constant times 16 as the permutation does.
+class Witness {
+ public:
+  Witness(const PoseidonConstants& c, const Tables& tb, std::span<Fr* const> outs)
+      : c_(c), tb_(tb), t_(c.width), outs_(outs) {}
+
+  CUZK_IFMA void run(std::span<const Fr> preimages, const Fr& tag, std::span<Fr> hashes) {
+    // First round: the tag's S-box is a constant; the inputs are already allocated.
+    const Fr x = tag + c_.compressed_round_constants[0];
+    s_[0] = broadcast_fr(x.square().square() * x + c_.compressed_round_constants[t_]);
+    for (size_t i = 1; i < t_; ++i) {
+      const V5 l = add_red(lanes_of(preimages, i - 1), plain_key(i));
+      const V5 l16 = times16(l);
+      const V5 l2 = mont_mul(l, l16);
+      const V5 l4 = mont_mul(l2, times16(l2));
+      s_[i] = add_red(mont_mul(l4, l16), plain_key(t_ + i));
+      record(l2);
+      record(l4);
+      record(s_[i]);
+    }
+    mix_round();
+    size_t off = 2 * t_;
+    auto full_round = [&](bool last) {
+      for (size_t i = 0; i < t_; ++i) s_[i] = sbox(s_[i], last ? nullptr : &tb_.k_plain[off + i]);
+      if (!last) off += t_;
+      mix_round();
+    };
+    for (size_t r = 1; r < c_.half_full_rounds; ++r) full_round(false);
+    for (size_t r = 0; r < c_.partial_rounds; ++r) {
+      s_[0] = sbox(s_[0], &tb_.k_plain[off++]);
+      mix_round();
+    }
+    for (size_t r = 1; r < c_.half_full_rounds; ++r) full_round(false);
+    full_round(true);
+    const size_t end = record(s_[1]);  // "hash result": elements[1] allocated
+    for (size_t b = 0; b < outs_.size(); ++b) hashes[b] = outs_[b][end];
+    if (off != tb_.k.size() || end + 1 != poseidon_witness_len(c_)) {
+      throw std::logic_error("Poseidon witness x8: the round structure does not match the constants");
+    }
+  }
+
+ private:
+  CUZK_IFMA V5 plain_key(size_t i) const { return broadcast5(tb_.k_plain[i].v); }
+  CUZK_IFMA static V5 times16(V5 v) {
+    for (int d = 0; d < 4; ++d) v = add_red(v, v);
+    return v;
+  }
+  CUZK_IFMA static V5 broadcast_fr(const Fr& x) {
+    const Limbs52 l = split52(x.raw());
+    return broadcast5(l.v);
+  }
+  // Element i of every lane's preimage (canonical, x * 2^256).
+  CUZK_IFMA V5 lanes_of(std::span<const Fr> preimages, size_t i) const {
+    alignas(64) uint64_t in[5 * kLanes] = {};
+    for (size_t b = 0; b < outs_.size(); ++b) {
+      const Limbs52 l = split52(preimages[b * c_.arity + i].raw());
+      for (int k = 0; k < 5; ++k) in[k * kLanes + b] = l.v[k];
+    }
+    return load_row(in);
+  }
+  // S-box of an allocated value: l, l^2, l^4, l^4 * l (+ post), recorded in that order.
+  CUZK_IFMA V5 sbox(const V5& l, const Limbs52* post) {
+    const V5 l16 = times16(l);
+    const V5 l2 = mont_mul(l, l16);
+    const V5 l4 = mont_mul(l2, times16(l2));
+    V5 r = mont_mul(l4, l16);
+    if (post != nullptr) r = add_red(r, broadcast5(post->v));
+    record(l);
+    record(l2);
+    record(l4);
+    record(r);
+    return r;
+  }
+  // Lane b of v, reduced to [0, p), as value o_ of outs[b]; returns its position.
+  CUZK_IFMA size_t record(const V5& v) {
+    __m512i a0, a1, a2, a3, z[4];
+    to64(reduce_p(v), a0, a1, a2, a3);
+    transpose_out(a0, a1, a2, a3, z[0], z[1], z[2], z[3]);
+    alignas(64) uint64_t words[4 * kLanes];
+    for (int i = 0; i < 4; ++i) _mm512_store_si512(words + 8 * i, z[i]);
+    for (size_t b = 0; b < outs_.size(); ++b) {
+      const uint64_t* w = words + 4 * b;
+      outs_[b][o_] = Fr::from_raw(ff::Limbs<4>{w[0], w[1], w[2], w[3]});
+    }
+    return o_++;
+  }
+  CUZK_IFMA void mix_round() {
+    if (round_ + 1 == c_.half_full_rounds) {
+      dense(tb_.pre_sparse);
+    } else if (round_ >= c_.half_full_rounds && round_ < c_.half_full_rounds + c_.partial_rounds) {
+      const size_t r = round_ - c_.half_full_rounds;
+      const C52* v = &tb_.v_rest[r * (t_ - 1)];
+      const V5 first = mont_dot(&tb_.w_hat[r * t_], s_, t_, 1);
+      for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].l), s_[0]));
+      s_[0] = first;
+    } else {
+      dense(tb_.mds);
+    }
+    ++round_;
+  }
+  CUZK_IFMA void dense(const std::vector<C52>& m) {
+    V5 out[kMaxWidth];
+    for (size_t j = 0; j < t_; ++j) out[j] = mont_dot(&m[j], s_, t_, t_);
+    for (size_t j = 0; j < t_; ++j) s_[j] = out[j];
+  }
+
+  const PoseidonConstants& c_;
+  const Tables& tb_;
+  size_t t_;
+  std::span<Fr* const> outs_;
+  size_t o_ = 0, round_ = 0;
+  V5 s_[kMaxWidth];
+};
+
 }  // namespace
 
 bool poseidon_permute_x8(const PoseidonConstants& c, std::span<Fr> states, size_t count) {
@@ -218,12 +340,29 @@ bool poseidon_permute_x8(const PoseidonConstants& c, std::span<Fr> states, size_
   return true;
 }
 
+bool poseidon_witness_x8(const PoseidonConstants& c, std::span<const Fr> preimages, std::span<Fr* const> outs,
+                         std::span<Fr> hashes, const PoseidonHashType& type) {
+  if (outs.size() > kLanes || c.width > kMaxWidth || !cpu_supported()) return false;
+  if (preimages.size() != outs.size() * c.arity || hashes.size() != outs.size()) {
+    throw std::invalid_argument("poseidon_witness_x8: " + std::to_string(preimages.size()) + " inputs and " +
+                                std::to_string(hashes.size()) + " hashes for " + std::to_string(outs.size()) +
+                                " preimages of arity " + std::to_string(c.arity));
+  }
+  if (outs.empty()) return true;
+  Witness(c, tables_for(c), outs).run(preimages, type.domain_tag(c.arity), hashes);
+  return true;
+}
+
 }  // namespace cuzk::gadgets
 
 #else
 
 namespace cuzk::gadgets {
 bool poseidon_permute_x8(const PoseidonConstants&, std::span<Fr>, size_t) {
+  return false;
+}
+bool poseidon_witness_x8(const PoseidonConstants&, std::span<const Fr>, std::span<Fr* const>, std::span<Fr>,
+                         const PoseidonHashType&) {
   return false;
 }
 }  // namespace cuzk::gadgets

@@ -15,4 +15,11 @@ namespace cuzk::gadgets {
 // without touching them when the CPU has no AVX-512 IFMA (the caller runs the scalar permutation).
 bool poseidon_permute_x8(const PoseidonConstants& c, std::span<Fr> states, size_t count);
 
+// poseidon_witness (poseidon_witness.hpp) for up to eight preimages at once: preimage b is
+// preimages[b * c.arity .. (b + 1) * c.arity), its poseidon_witness_len(c) values go to outs[b],
+// its hash to hashes[b], for b < outs.size() <= 8 (hashes.size() == outs.size()). Returns false
+// without writing when the CPU has no AVX-512 IFMA (the caller runs poseidon_witness per preimage).
+bool poseidon_witness_x8(const PoseidonConstants& c, std::span<const Fr> preimages, std::span<Fr* const> outs,
+                         std::span<Fr> hashes, const PoseidonHashType& type = PoseidonHashType::merkle_tree());
+
 }  // namespace cuzk::gadgets
