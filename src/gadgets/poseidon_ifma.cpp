@@ -1,12 +1,9 @@
 #include "gadgets/poseidon_ifma.hpp"
 
-#include <map>
-#include <memory>
-#include <mutex>
-#include <tuple>
 #include <vector>
 
 #include "ff/fr_ifma.hpp"
+#include "gadgets/poseidon_tables.hpp"
 
 #if defined(CUZK_FR_IFMA)
 
@@ -53,38 +50,26 @@ DenseTable dense_table(const FrMatrix& m, size_t t) {
   return d;
 }
 
-// The tables of c's (width, strength, partial rounds), built once and never freed. Every hash asks
-// for them (nine times: the partial rounds and eight dense mixes), from many threads at once: a
-// thread remembers the last tables it got, so the lock is only taken when the constants change.
-const Tables& tables_for(const PoseidonConstants& c) {
-  using Key = std::tuple<size_t, int, size_t>;
-  const Key key{c.width, static_cast<int>(c.strength), c.partial_rounds};
-  thread_local Key last_key{0, 0, 0};
-  thread_local const Tables* last = nullptr;
-  if (last != nullptr && last_key == key) return *last;
-  static std::mutex mu;
-  static std::map<Key, std::unique_ptr<Tables>> cache;
-  const std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[key];
-  if (!slot) {
-    auto t = std::make_unique<Tables>();
-    t->w.assign(c.partial_rounds * 5 * kLanes, 0);
-    t->v.assign(c.partial_rounds * 5 * kLanes, 0);
-    for (size_t r = 0; r < c.partial_rounds; ++r) {
-      const PoseidonSparseMatrix& m = c.sparse_matrices[r];
-      t->w0.push_back(m.w_hat[0]);
-      for (size_t j = 1; j < c.width; ++j) {
-        put_lane(&t->w[r * 5 * kLanes], j - 1, m.w_hat[j]);
-        put_lane(&t->v[r * 5 * kLanes], j - 1, m.v_rest[j - 1]);
-      }
+Tables build_tables(const PoseidonConstants& c) {
+  Tables t;
+  t.w.assign(c.partial_rounds * 5 * kLanes, 0);
+  t.v.assign(c.partial_rounds * 5 * kLanes, 0);
+  for (size_t r = 0; r < c.partial_rounds; ++r) {
+    const PoseidonSparseMatrix& m = c.sparse_matrices[r];
+    t.w0.push_back(m.w_hat[0]);
+    for (size_t j = 1; j < c.width; ++j) {
+      put_lane(&t.w[r * 5 * kLanes], j - 1, m.w_hat[j]);
+      put_lane(&t.v[r * 5 * kLanes], j - 1, m.v_rest[j - 1]);
     }
-    t->mds = dense_table(c.mds, c.width);
-    t->pre_sparse = dense_table(c.pre_sparse_matrix, c.width);
-    slot = std::move(t);
   }
-  last_key = key;
-  last = slot.get();
-  return *slot;
+  t.mds = dense_table(c.mds, c.width);
+  t.pre_sparse = dense_table(c.pre_sparse_matrix, c.width);
+  return t;
+}
+
+// Asked for nine times per hash (the partial rounds and eight dense mixes).
+const Tables& tables_for(const PoseidonConstants& c) {
+  return cached_tables<Tables>(c, build_tables);
 }
 
 // x (< 2^52 limbs, any value below 2^260) -> 5 words.

@@ -1,14 +1,11 @@
 #include "gadgets/poseidon_x8.hpp"
 
-#include <map>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "ff/fr_ifma.hpp"
+#include "gadgets/poseidon_tables.hpp"
 #include "gadgets/poseidon_witness.hpp"
 
 #if defined(CUZK_FR_IFMA)
@@ -43,37 +40,23 @@ struct Tables {
   std::vector<C52> w_hat, v_rest;    // per partial round: t, and t - 1
 };
 
-const Tables& tables_for(const PoseidonConstants& c) {
-  using Key = std::tuple<size_t, int, size_t>;
-  const Key key{c.width, static_cast<int>(c.strength), c.partial_rounds};
-  thread_local Key last_key{0, 0, 0};
-  thread_local const Tables* last = nullptr;
-  if (last != nullptr && last_key == key) return *last;
-  static std::mutex mu;
-  static std::map<Key, std::unique_ptr<Tables>> cache;
-  const std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[key];
-  if (!slot) {
-    auto t = std::make_unique<Tables>();
-    for (const Fr& k : c.compressed_round_constants) {
-      t->k.push_back(c52(k));
-      t->k_plain.push_back(split52(k.raw()));
-    }
-    for (size_t i = 0; i < c.width; ++i) {
-      for (size_t j = 0; j < c.width; ++j) {
-        t->mds.push_back(c52(c.mds.at(i, j)));
-        t->pre_sparse.push_back(c52(c.pre_sparse_matrix.at(i, j)));
-      }
-    }
-    for (const PoseidonSparseMatrix& m : c.sparse_matrices) {
-      for (const Fr& w : m.w_hat) t->w_hat.push_back(c52(w));
-      for (const Fr& v : m.v_rest) t->v_rest.push_back(c52(v));
-    }
-    slot = std::move(t);
+Tables build_tables(const PoseidonConstants& c) {
+  Tables t;
+  for (const Fr& k : c.compressed_round_constants) {
+    t.k.push_back(c52(k));
+    t.k_plain.push_back(split52(k.raw()));
   }
-  last_key = key;
-  last = slot.get();
-  return *slot;
+  for (size_t i = 0; i < c.width; ++i) {
+    for (size_t j = 0; j < c.width; ++j) {
+      t.mds.push_back(c52(c.mds.at(i, j)));
+      t.pre_sparse.push_back(c52(c.pre_sparse_matrix.at(i, j)));
+    }
+  }
+  for (const PoseidonSparseMatrix& m : c.sparse_matrices) {
+    for (const Fr& w : m.w_hat) t.w_hat.push_back(c52(w));
+    for (const Fr& v : m.v_rest) t.v_rest.push_back(c52(v));
+  }
+  return t;
 }
 
 // Normalised 52-bit limbs of a value below 2^256 -> 4 words.
@@ -81,7 +64,7 @@ ff::Limbs<4> join52(const uint64_t (&l)[5]) {
   return {l[0] | (l[1] << 52), (l[1] >> 12) | (l[2] << 40), (l[2] >> 24) | (l[3] << 28), (l[3] >> 36) | (l[4] << 16)};
 }
 
-constexpr size_t kMaxWidth = 12;
+constexpr size_t kMaxWidth = 12;  // arities up to 11 (Filecoin's trees use 2, 4, 8 and 11)
 
 // sum_n c[n] * x[n] / 2^260 mod p with one Montgomery reduction for all n < k: the products'
 // limbs are summed first (each of the 10 accumulators gets at most 10 terms below 2^52 per
@@ -115,11 +98,50 @@ CUZK_IFMA_INLINE V5 mont_dot(const C52* c, const V5* x, size_t k, size_t c_strid
   V5 r{{t[5], t[6], t[7], t[8], t[9]}};
   carry_u(r);
   return r;
-}  // arities up to 11 (Filecoin's trees use 2, 4, 8 and 11)
+}
 
-class Permutation {
+// Eight states and the mixes both uses share: a product of a constant (stored times 16) with a
+// state value keeps the state's Montgomery form, whichever it is.
+class Lanes {
+ protected:
+  Lanes(const PoseidonConstants& c, const Tables& tb) : c_(c), tb_(tb), t_(c.width) {}
+
+  // As poseidon_permute_optimized: the pre-sparse matrix after the last first-half full round, a
+  // sparse matrix after each partial round, M otherwise.
+  CUZK_IFMA void mix_round() {
+    if (round_ + 1 == c_.half_full_rounds) {
+      dense(tb_.pre_sparse);
+    } else if (round_ >= c_.half_full_rounds && round_ < c_.half_full_rounds + c_.partial_rounds) {
+      sparse(round_ - c_.half_full_rounds);
+    } else {
+      dense(tb_.mds);
+    }
+    ++round_;
+  }
+  // out_j = sum_i m(i, j) s_i: column j of m, one reduction per output.
+  CUZK_IFMA void dense(const std::vector<C52>& m) {
+    V5 out[kMaxWidth];
+    for (size_t j = 0; j < t_; ++j) out[j] = mont_dot(&m[j], s_, t_, t_);
+    for (size_t j = 0; j < t_; ++j) s_[j] = out[j];
+  }
+  CUZK_IFMA void sparse(size_t r) {
+    const C52* w = &tb_.w_hat[r * t_];
+    const C52* v = &tb_.v_rest[r * (t_ - 1)];
+    const V5 first = mont_dot(w, s_, t_, 1);
+    for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].l), s_[0]));
+    s_[0] = first;
+  }
+
+  const PoseidonConstants& c_;
+  const Tables& tb_;
+  size_t t_;
+  size_t round_ = 0;
+  V5 s_[kMaxWidth];
+};
+
+class Permutation : Lanes {
  public:
-  Permutation(const PoseidonConstants& c, const Tables& tb) : c_(c), tb_(tb), t_(c.width) {}
+  Permutation(const PoseidonConstants& c, const Tables& tb) : Lanes(c, tb) {}
 
   CUZK_IFMA void run(std::span<Fr> states, size_t count) {
     load(states, count);
@@ -148,32 +170,6 @@ class Permutation {
     }
     mix_round();
   }
-  // As poseidon_permute_optimized: the pre-sparse matrix after the last first-half full round, a
-  // sparse matrix after each partial round, M otherwise.
-  CUZK_IFMA void mix_round() {
-    if (round_ + 1 == c_.half_full_rounds) {
-      dense(tb_.pre_sparse);
-    } else if (round_ >= c_.half_full_rounds && round_ < c_.half_full_rounds + c_.partial_rounds) {
-      sparse(round_ - c_.half_full_rounds);
-    } else {
-      dense(tb_.mds);
-    }
-    ++round_;
-  }
-  // out_j = sum_i m(i, j) s_i: column j of m, one reduction per output.
-  CUZK_IFMA void dense(const std::vector<C52>& m) {
-    V5 out[kMaxWidth];
-    for (size_t j = 0; j < t_; ++j) out[j] = mont_dot(&m[j], s_, t_, t_);
-    for (size_t j = 0; j < t_; ++j) s_[j] = out[j];
-  }
-  CUZK_IFMA void sparse(size_t r) {
-    const C52* w = &tb_.w_hat[r * t_];
-    const C52* v = &tb_.v_rest[r * (t_ - 1)];
-    const V5 first = mont_dot(w, s_, t_, 1);
-    for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].l), s_[0]));
-    s_[0] = first;
-  }
-
   // Fr (x * 2^256, canonical) -> x * 2^260 in [0, 2p): four doublings.
   CUZK_IFMA void load(std::span<const Fr> states, size_t count) {
     for (size_t i = 0; i < t_; ++i) {
@@ -203,21 +199,16 @@ class Permutation {
     }
   }
 
-  const PoseidonConstants& c_;
-  const Tables& tb_;
-  size_t t_;
-  size_t off_ = 0, round_ = 0;
-  V5 s_[kMaxWidth];
+  size_t off_ = 0;
 };
 
 // The witness keeps the state as x * 2^256, Fr's own form, so that each recorded value only needs
 // reducing to [0, p): a product of two state values takes one operand times 16 (four modular
 // doublings, cheaper than converting every recorded value with a product), a product with a
 // constant takes the constant times 16 as the permutation does.
-class Witness {
+class Witness : Lanes {
  public:
-  Witness(const PoseidonConstants& c, const Tables& tb, std::span<Fr* const> outs)
-      : c_(c), tb_(tb), t_(c.width), outs_(outs) {}
+  Witness(const PoseidonConstants& c, const Tables& tb, std::span<Fr* const> outs) : Lanes(c, tb), outs_(outs) {}
 
   CUZK_IFMA void run(std::span<const Fr> preimages, const Fr& tag, std::span<Fr> hashes) {
     // First round: the tag's S-box is a constant; the inputs are already allocated.
@@ -299,32 +290,8 @@ class Witness {
     }
     return o_++;
   }
-  CUZK_IFMA void mix_round() {
-    if (round_ + 1 == c_.half_full_rounds) {
-      dense(tb_.pre_sparse);
-    } else if (round_ >= c_.half_full_rounds && round_ < c_.half_full_rounds + c_.partial_rounds) {
-      const size_t r = round_ - c_.half_full_rounds;
-      const C52* v = &tb_.v_rest[r * (t_ - 1)];
-      const V5 first = mont_dot(&tb_.w_hat[r * t_], s_, t_, 1);
-      for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].l), s_[0]));
-      s_[0] = first;
-    } else {
-      dense(tb_.mds);
-    }
-    ++round_;
-  }
-  CUZK_IFMA void dense(const std::vector<C52>& m) {
-    V5 out[kMaxWidth];
-    for (size_t j = 0; j < t_; ++j) out[j] = mont_dot(&m[j], s_, t_, t_);
-    for (size_t j = 0; j < t_; ++j) s_[j] = out[j];
-  }
-
-  const PoseidonConstants& c_;
-  const Tables& tb_;
-  size_t t_;
   std::span<Fr* const> outs_;
-  size_t o_ = 0, round_ = 0;
-  V5 s_[kMaxWidth];
+  size_t o_ = 0;
 };
 
 }  // namespace
@@ -336,7 +303,7 @@ bool poseidon_permute_x8(const PoseidonConstants& c, std::span<Fr> states, size_
                                 std::to_string(count) + " states of width " + std::to_string(c.width));
   }
   if (count == 0) return true;
-  Permutation(c, tables_for(c)).run(states, count);
+  Permutation(c, detail::cached_tables<Tables>(c, build_tables)).run(states, count);
   return true;
 }
 
@@ -349,7 +316,7 @@ bool poseidon_witness_x8(const PoseidonConstants& c, std::span<const Fr> preimag
                                 " preimages of arity " + std::to_string(c.arity));
   }
   if (outs.empty()) return true;
-  Witness(c, tables_for(c), outs).run(preimages, type.domain_tag(c.arity), hashes);
+  Witness(c, detail::cached_tables<Tables>(c, build_tables), outs).run(preimages, type.domain_tag(c.arity), hashes);
   return true;
 }
 
