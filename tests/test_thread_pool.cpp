@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "util/thread_pool.hpp"
@@ -98,9 +99,11 @@ TEST(ThreadPool, ConcurrentCallsShareTheWorkers) {
 }
 
 // A call with a higher CallPriority gets the free worker ahead of an older, longer call: one
-// worker, a 400 ms call at priority 0 already running, then a 40 ms call at priority 3. The worker
-// finishes its current index and runs the urgent call's indices, none of the old call's between
-// them; ignoring the priority (oldest first) it would never reach the urgent call.
+// worker, a call of 400 1-ms indices at priority 0 already running, then a call at priority 3
+// whose caller holds its first index until the worker has run one of its indices (so no timing
+// decides it; 10 s at most). The worker finishes its current index and runs the urgent call's
+// indices, none of the old call's between them, and the urgent call ends long before the old one;
+// ignoring the priority (oldest first), the worker would reach it only after the old call.
 TEST(ThreadPool, AnUrgentCallGetsTheNextFreeWorker) {
   ThreadPool pool(2);
   std::mutex mu;
@@ -108,11 +111,13 @@ TEST(ThreadPool, AnUrgentCallGetsTheNextFreeWorker) {
   const std::thread::id main_id = std::this_thread::get_id();
   std::atomic<std::thread::id> low_caller{};
   std::atomic<int> low_done{0};
+  std::atomic<bool> worker_ran_urgent{false};
   auto log = [&](const char* who) {
     const std::thread::id me = std::this_thread::get_id();
     if (me == main_id || me == low_caller.load()) return;
     std::lock_guard lk(mu);
     worker_log.push_back(who);
+    if (who[0] == 'H') worker_ran_urgent = true;
   };
   std::thread low([&] {
     low_caller = std::this_thread::get_id();
@@ -125,8 +130,13 @@ TEST(ThreadPool, AnUrgentCallGetsTheNextFreeWorker) {
   while (low_done.load() < 4) std::this_thread::yield();
   {
     cuzk::CallPriority urgent(3);
+    bool held = false;
     pool.parallel_for(20, [&](size_t) {
       log("H");
+      if (std::this_thread::get_id() == main_id && !std::exchange(held, true)) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!worker_ran_urgent && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     });
   }
