@@ -137,10 +137,9 @@ class Engine final : public EngineApi {
   // device, to finalize (verification follows finalize on its worker).
   WorkQueue<WorkItem> admit_q_, synth_q_, prove_q_, finalize_q_;
 
-  // One per synthesis worker (so MatVec of one partition does not serialise behind another's); the
-  // provers use the process-wide pool (the MSM and NTT code's default).
   // Shared by the synthesis workers: one partition synthesized alone gets every thread, several
-  // share them, the highest priority first (ThreadPool's CallPriority).
+  // share them, the highest priority first (ThreadPool's CallPriority). The provers use the
+  // process-wide pool (the MSM and NTT code's default).
   std::unique_ptr<ThreadPool> synth_pool_;
   backend::PlacementSetup gpu_setup_;
   std::vector<std::string> tuning_lines_;     // "key=value (source)", for status()

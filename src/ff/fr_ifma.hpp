@@ -100,6 +100,21 @@ CUZK_IFMA_INLINE V5 load_lanes(const uint64_t* c, size_t stride) {
   return r;
 }
 
+// x (canonical, x * 2^256) in every lane.
+CUZK_IFMA_INLINE V5 broadcast_fr(const Fr& x) {
+  return broadcast5(split52(x.raw()).v);
+}
+// Lane b := fr_of(b) (canonical Fr) for b < count; the other lanes 0.
+template <class Get>
+CUZK_IFMA_INLINE V5 pack_fr(size_t count, Get&& fr_of) {
+  alignas(64) uint64_t in[5 * kLanes] = {};
+  for (size_t b = 0; b < count; ++b) {
+    const Limbs52 l = split52(fr_of(b).raw());
+    for (int i = 0; i < 5; ++i) in[i * kLanes + b] = l.v[i];
+  }
+  return load_row(in);
+}
+
 // Carry propagation: unsigned (all limbs non-negative) or signed (limbs may be negative; the sign of
 // the value ends up in the top limb).
 CUZK_IFMA_INLINE void carry_u(V5& v) {

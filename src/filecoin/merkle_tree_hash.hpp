@@ -28,7 +28,7 @@ Bytes32 merkle_proof_root(const MerkleProof& proof, TreeHasher hasher);
 
 // merkle_proof_root(*proofs[i], kPoseidon) for many proofs at once: runs of up to eight
 // consecutive proofs whose paths have the same shape (one challenge's proofs across sectors) climb
-// their levels together, eight hashes per poseidon_permute_x8 (~3.4x the scalar rate at arity 8).
+// their levels together, eight hashes per poseidon_permute_x8 (3.6x the scalar rate at arity 8).
 // A proof with a malformed path (an index beyond its siblings, a value that is not a canonical
 // field element, an arity above 11) or a null pointer gets no root: its checker reports what is wrong instead.
 std::vector<std::optional<Bytes32>> poseidon_proof_roots(std::span<const MerkleProof* const> proofs);

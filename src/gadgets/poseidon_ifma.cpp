@@ -143,22 +143,6 @@ CUZK_IFMA_INLINE Fr lane_sum_plus(const V5& v, const Fr& scalar) {
   return reduce_wide(l, scalar);
 }
 
-CUZK_IFMA_INLINE V5 broadcast_fr(const Fr& x) {
-  const Limbs52 l = split52(x.raw());
-  V5 r;
-  for (int i = 0; i < 5; ++i) r.l[i] = bc(l.v[i]);
-  return r;
-}
-
-// src[0..n) into lanes 0..n-1 (the other lanes 0).
-CUZK_IFMA_INLINE V5 load_fr_lanes(const Fr* src, size_t n) {
-  alignas(64) uint64_t in[5 * kLanes] = {};
-  for (size_t j = 0; j < n; ++j) {
-    const Limbs52 l = split52(src[j].raw());
-    for (int i = 0; i < 5; ++i) in[i * kLanes + j] = l.v[i];
-  }
-  return load_row(in);
-}
 // Lanes 0..n-1 (limbs < 2^56, each value below 32p) into dst[0..n), reduced to [0, p).
 CUZK_IFMA_INLINE void store_fr_lanes(const V5& v, Fr* dst, size_t n) {
   alignas(64) uint64_t out[5 * kLanes];
@@ -171,7 +155,7 @@ CUZK_IFMA_INLINE void store_fr_lanes(const V5& v, Fr* dst, size_t n) {
 
 CUZK_IFMA void partial_rounds(const PoseidonConstants& c, Fr* s, const Fr* k, Fr*& o) {
   const Tables& tb = tables_for(c);
-  V5 rest = load_fr_lanes(s + 1, c.width - 1);  // elements 1..t-1
+  V5 rest = pack_fr(c.width - 1, [&](size_t j) { return s[1 + j]; });  // elements 1..t-1
   Fr s0 = s[0];
   for (size_t r = 0; r < c.partial_rounds; ++r) {
     const Fr l2 = s0.square(), l4 = l2.square();

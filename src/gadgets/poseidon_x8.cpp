@@ -22,46 +22,37 @@ namespace {
 
 using namespace ff::ifma52;
 
-// The state is held as x * 2^260 (the Montgomery form of the kernels' factor), so a product of
-// two state values and a product of a constant stored times 16 both stay in that form.
-struct C52 {
-  uint64_t l[5];
-};
-C52 c52(const Fr& v) {
-  C52 r;
-  to_limbs52_times16(r.l, v);
+// A constant stored times 16: its product with a state value keeps the state's Montgomery form.
+Limbs52 times16(const Fr& v) {
+  Limbs52 r;
+  to_limbs52_times16(r.v, v);
   return r;
 }
 
 struct Tables {
-  std::vector<C52> k;                // compressed round constants, times 16 (the x * 2^260 state)
-  std::vector<Limbs52> k_plain;      // the same as they are (the witness's x * 2^256 state)
-  std::vector<C52> mds, pre_sparse;  // [i * t + j] = m(i, j)
-  std::vector<C52> w_hat, v_rest;    // per partial round: t, and t - 1
+  std::vector<Limbs52> k;                // compressed round constants, times 16 (the x * 2^260 state)
+  std::vector<Limbs52> k_plain;          // the same as they are (the witness's x * 2^256 state)
+  std::vector<Limbs52> mds, pre_sparse;  // times 16, [i * t + j] = m(i, j)
+  std::vector<Limbs52> w_hat, v_rest;    // times 16, per partial round: t, and t - 1
 };
 
 Tables build_tables(const PoseidonConstants& c) {
   Tables t;
   for (const Fr& k : c.compressed_round_constants) {
-    t.k.push_back(c52(k));
+    t.k.push_back(times16(k));
     t.k_plain.push_back(split52(k.raw()));
   }
   for (size_t i = 0; i < c.width; ++i) {
     for (size_t j = 0; j < c.width; ++j) {
-      t.mds.push_back(c52(c.mds.at(i, j)));
-      t.pre_sparse.push_back(c52(c.pre_sparse_matrix.at(i, j)));
+      t.mds.push_back(times16(c.mds.at(i, j)));
+      t.pre_sparse.push_back(times16(c.pre_sparse_matrix.at(i, j)));
     }
   }
   for (const PoseidonSparseMatrix& m : c.sparse_matrices) {
-    for (const Fr& w : m.w_hat) t.w_hat.push_back(c52(w));
-    for (const Fr& v : m.v_rest) t.v_rest.push_back(c52(v));
+    for (const Fr& w : m.w_hat) t.w_hat.push_back(times16(w));
+    for (const Fr& v : m.v_rest) t.v_rest.push_back(times16(v));
   }
   return t;
-}
-
-// Normalised 52-bit limbs of a value below 2^256 -> 4 words.
-ff::Limbs<4> join52(const uint64_t (&l)[5]) {
-  return {l[0] | (l[1] << 52), (l[1] >> 12) | (l[2] << 40), (l[2] >> 24) | (l[3] << 28), (l[3] >> 36) | (l[4] << 16)};
 }
 
 constexpr size_t kMaxWidth = 12;  // arities up to 11 (Filecoin's trees use 2, 4, 8 and 11)
@@ -71,14 +62,14 @@ constexpr size_t kMaxWidth = 12;  // arities up to 11 (Filecoin's trees use 2, 4
 // product: below 2^59 for k <= 12 + the reduction's 10), then reduced as mont_mul does. For
 // constants c[n] < p and x[n] < 2p the sum is below 2k p^2 and the result below
 // 2k p^2 / 2^260 + p < 2p (k <= 12; p < 2^254.9). Half of mont_mul's multiplications per term.
-CUZK_IFMA_INLINE V5 mont_dot(const C52* c, const V5* x, size_t k, size_t c_stride) {
+CUZK_IFMA_INLINE V5 mont_dot(const Limbs52* c, const V5* x, size_t k, size_t c_stride) {
   const __m512i z = _mm512_setzero_si512();
   __m512i t[10];
   for (__m512i& v : t) v = z;
   for (size_t n = 0; n < k; ++n) {
-    const C52& cn = c[n * c_stride];
+    const Limbs52& cn = c[n * c_stride];
     for (int j = 0; j < 5; ++j) {
-      const __m512i a = bc(cn.l[j]);
+      const __m512i a = bc(cn.v[j]);
       for (int i = 0; i < 5; ++i) {
         t[i + j] = _mm512_madd52lo_epu64(t[i + j], a, x[n].l[i]);
         t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a, x[n].l[i]);
@@ -106,6 +97,25 @@ class Lanes {
  protected:
   Lanes(const PoseidonConstants& c, const Tables& tb) : c_(c), tb_(tb), t_(c.width) {}
 
+  // put(b, lane b of v) for b < count; v in [0, 2p), reduced to [0, p) here.
+  template <class Put>
+  CUZK_IFMA_INLINE static void unpack(const V5& v, size_t count, Put&& put) {
+    __m512i a0, a1, a2, a3, z[4];
+    to64(reduce_p(v), a0, a1, a2, a3);
+    transpose_out(a0, a1, a2, a3, z[0], z[1], z[2], z[3]);
+    alignas(64) uint64_t words[4 * kLanes];
+    for (int i = 0; i < 4; ++i) _mm512_store_si512(words + 8 * i, z[i]);
+    for (size_t b = 0; b < count; ++b) {
+      const uint64_t* w = words + 4 * b;
+      put(b, Fr::from_raw(ff::Limbs<4>{w[0], w[1], w[2], w[3]}));
+    }
+  }
+  // 16 x, four modular doublings.
+  CUZK_IFMA_INLINE static V5 times16(V5 v) {
+    for (int d = 0; d < 4; ++d) v = add_red(v, v);
+    return v;
+  }
+
   // As poseidon_permute_optimized: the pre-sparse matrix after the last first-half full round, a
   // sparse matrix after each partial round, M otherwise.
   CUZK_IFMA void mix_round() {
@@ -119,16 +129,16 @@ class Lanes {
     ++round_;
   }
   // out_j = sum_i m(i, j) s_i: column j of m, one reduction per output.
-  CUZK_IFMA void dense(const std::vector<C52>& m) {
+  CUZK_IFMA void dense(const std::vector<Limbs52>& m) {
     V5 out[kMaxWidth];
     for (size_t j = 0; j < t_; ++j) out[j] = mont_dot(&m[j], s_, t_, t_);
     for (size_t j = 0; j < t_; ++j) s_[j] = out[j];
   }
   CUZK_IFMA void sparse(size_t r) {
-    const C52* w = &tb_.w_hat[r * t_];
-    const C52* v = &tb_.v_rest[r * (t_ - 1)];
+    const Limbs52* w = &tb_.w_hat[r * t_];
+    const Limbs52* v = &tb_.v_rest[r * (t_ - 1)];
     const V5 first = mont_dot(w, s_, t_, 1);
-    for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].l), s_[0]));
+    for (size_t j = 1; j < t_; ++j) s_[j] = add_red(s_[j], mont_mul(broadcast5(v[j - 1].v), s_[0]));
     s_[0] = first;
   }
 
@@ -158,7 +168,7 @@ class Permutation : Lanes {
   }
 
  private:
-  CUZK_IFMA V5 key() { return broadcast5(tb_.k[off_++].l); }
+  CUZK_IFMA V5 key() { return broadcast5(tb_.k[off_++].v); }
   CUZK_IFMA static V5 sbox(const V5& x) {
     const V5 x2 = mont_mul(x, x);
     return mont_mul(mont_mul(x2, x2), x);
@@ -170,32 +180,15 @@ class Permutation : Lanes {
     }
     mix_round();
   }
-  // Fr (x * 2^256, canonical) -> x * 2^260 in [0, 2p): four doublings.
+  // Fr (x * 2^256, canonical) -> x * 2^260 in [0, 2p).
   CUZK_IFMA void load(std::span<const Fr> states, size_t count) {
-    for (size_t i = 0; i < t_; ++i) {
-      alignas(64) uint64_t in[5 * kLanes] = {};
-      for (size_t b = 0; b < count; ++b) {
-        const Limbs52 l = split52(states[b * t_ + i].raw());
-        for (int k = 0; k < 5; ++k) in[k * kLanes + b] = l.v[k];
-      }
-      V5 v = load_row(in);
-      for (int d = 0; d < 4; ++d) v = add_red(v, v);
-      s_[i] = v;
-    }
+    for (size_t i = 0; i < t_; ++i) s_[i] = times16(pack_fr(count, [&](size_t b) { return states[b * t_ + i]; }));
   }
-  // x * 2^260 -> x * 2^256 (a product with 2^256, Fr's one), reduced to [0, p).
+  // x * 2^260 -> x * 2^256 (a product with 2^256, Fr's one).
   CUZK_IFMA void store(std::span<Fr> states, size_t count) {
-    const Limbs52 one = split52(Fr::one().raw());
-    const V5 r = broadcast5(one.v);
+    const V5 one = broadcast_fr(Fr::one());
     for (size_t i = 0; i < t_; ++i) {
-      const V5 v = reduce_p(mont_mul(s_[i], r));
-      alignas(64) uint64_t out[5 * kLanes];
-      store_row(out, v);
-      for (size_t b = 0; b < count; ++b) {
-        uint64_t l52[5];
-        for (int k = 0; k < 5; ++k) l52[k] = out[k * kLanes + b];
-        states[b * t_ + i] = Fr::from_raw(join52(l52));
-      }
+      unpack(mont_mul(s_[i], one), count, [&](size_t b, const Fr& x) { states[b * t_ + i] = x; });
     }
   }
 
@@ -215,11 +208,8 @@ class Witness : Lanes {
     const Fr x = tag + c_.compressed_round_constants[0];
     s_[0] = broadcast_fr(x.square().square() * x + c_.compressed_round_constants[t_]);
     for (size_t i = 1; i < t_; ++i) {
-      const V5 l = add_red(lanes_of(preimages, i - 1), plain_key(i));
-      const V5 l16 = times16(l);
-      const V5 l2 = mont_mul(l, l16);
-      const V5 l4 = mont_mul(l2, times16(l2));
-      s_[i] = add_red(mont_mul(l4, l16), plain_key(t_ + i));
+      V5 l2, l4;
+      s_[i] = add_red(pow5(add_red(lanes_of(preimages, i - 1), plain_key(i)), l2, l4), plain_key(t_ + i));
       record(l2);
       record(l4);
       record(s_[i]);
@@ -247,29 +237,21 @@ class Witness : Lanes {
 
  private:
   CUZK_IFMA V5 plain_key(size_t i) const { return broadcast5(tb_.k_plain[i].v); }
-  CUZK_IFMA static V5 times16(V5 v) {
-    for (int d = 0; d < 4; ++d) v = add_red(v, v);
-    return v;
-  }
-  CUZK_IFMA static V5 broadcast_fr(const Fr& x) {
-    const Limbs52 l = split52(x.raw());
-    return broadcast5(l.v);
-  }
   // Element i of every lane's preimage (canonical, x * 2^256).
   CUZK_IFMA V5 lanes_of(std::span<const Fr> preimages, size_t i) const {
-    alignas(64) uint64_t in[5 * kLanes] = {};
-    for (size_t b = 0; b < outs_.size(); ++b) {
-      const Limbs52 l = split52(preimages[b * c_.arity + i].raw());
-      for (int k = 0; k < 5; ++k) in[k * kLanes + b] = l.v[k];
-    }
-    return load_row(in);
+    return pack_fr(outs_.size(), [&](size_t b) { return preimages[b * c_.arity + i]; });
+  }
+  // l^5, and l^2 and l^4 on the way, in the x * 2^256 form.
+  CUZK_IFMA static V5 pow5(const V5& l, V5& l2, V5& l4) {
+    const V5 l16 = times16(l);
+    l2 = mont_mul(l, l16);
+    l4 = mont_mul(l2, times16(l2));
+    return mont_mul(l4, l16);
   }
   // S-box of an allocated value: l, l^2, l^4, l^4 * l (+ post), recorded in that order.
   CUZK_IFMA V5 sbox(const V5& l, const Limbs52* post) {
-    const V5 l16 = times16(l);
-    const V5 l2 = mont_mul(l, l16);
-    const V5 l4 = mont_mul(l2, times16(l2));
-    V5 r = mont_mul(l4, l16);
+    V5 l2, l4;
+    V5 r = pow5(l, l2, l4);
     if (post != nullptr) r = add_red(r, broadcast5(post->v));
     record(l);
     record(l2);
@@ -279,15 +261,7 @@ class Witness : Lanes {
   }
   // Lane b of v, reduced to [0, p), as value o_ of outs[b]; returns its position.
   CUZK_IFMA size_t record(const V5& v) {
-    __m512i a0, a1, a2, a3, z[4];
-    to64(reduce_p(v), a0, a1, a2, a3);
-    transpose_out(a0, a1, a2, a3, z[0], z[1], z[2], z[3]);
-    alignas(64) uint64_t words[4 * kLanes];
-    for (int i = 0; i < 4; ++i) _mm512_store_si512(words + 8 * i, z[i]);
-    for (size_t b = 0; b < outs_.size(); ++b) {
-      const uint64_t* w = words + 4 * b;
-      outs_[b][o_] = Fr::from_raw(ff::Limbs<4>{w[0], w[1], w[2], w[3]});
-    }
+    unpack(v, outs_.size(), [&](size_t b, const Fr& x) { outs_[b][o_] = x; });
     return o_++;
   }
   std::span<Fr* const> outs_;
