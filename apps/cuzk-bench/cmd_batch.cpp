@@ -12,10 +12,10 @@
 #include <deque>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <mutex>
 #include <thread>
 
+#include "batch_report.hpp"
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "post_request.hpp"
@@ -31,25 +31,6 @@ namespace cuzk::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr size_t kMaxListedFailures = 20;
-
-struct ProofRecord {
-  uint64_t index = 0;  // within its phase
-  std::string job_id;
-  bool answered = false;          // Prove returned (any status)
-  bool completed = false;         // status COMPLETED
-  bool valid = false;             // completed and verified (or --no-verify)
-  bool cancel_requested = false;  // --cancel-every picked this proof
-  bool cancelled = false;         // it ended CANCELLED, as asked: neither a proof nor a failure
-  uint64_t await_timeouts = 0;    // AwaitProof answers TIMEOUT before the last one (--await-timeout-ms)
-  std::string error;
-  double submit_s = 0, done_s = 0, latency_ms = 0;
-  uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, prove_ms = 0, finalize_ms = 0, total_ms = 0;
-  uint64_t compute_us = 0, total_us = 0;  // server: arithmetic of all partitions; submission to result
-  double verify_ms = 0;
-  std::vector<v1::PartitionTiming> parts;  // the daemon's per-partition stage times
-};
 
 // Progress on stderr: one line per proof with -v; otherwise, on a terminal, one line redrawn.
 class BatchProgress {
@@ -458,28 +439,23 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
   return res;
 }
 
-std::optional<double> max_of(const std::vector<double>& v) {
-  if (v.empty()) return std::nullopt;
-  return *std::max_element(v.begin(), v.end());
-}
-
-}  // namespace
-
-int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& options, nlohmann::json& json) {
-  // PoRep: the circuit and the partitions follow from the C1 output.
+// The batch's inputs: a PoRep C1, PoSt or SnapDeals request files (validated here, unless
+// --no-verify, to derive the inputs), or circom witnesses.
+struct BatchInputs {
   std::optional<PorepC1> porep;
-  BatchOptions o = options;
-  if (!load_porep_option(o.c1, porep)) return 2;
-  if (porep) {
-    porep->miner_id = o.miner_id;
-    o.circuit = porep->circuit_id;
-    o.partitions = porep->partitions;
+  std::vector<PostRequest> posts;
+  std::vector<std::string> witnesses;  // .wtns file contents
+
+  BatchSource source() const {
+    return BatchSource{porep ? &*porep : nullptr, posts.empty() ? nullptr : &posts,
+                       witnesses.empty() ? nullptr : &witnesses};
   }
-  // PoSt / SnapDeals: every file's proofs are validated here (to derive the inputs) unless
-  // --no-verify; one circuit per batch, so the report's figures are of one kind of proof.
+};
+
+int load_requests(BatchOptions& o, std::vector<PostRequest>& posts) {
+  // One circuit per batch, so the report's figures are of one kind of proof.
   const bool snap = !o.snap.empty();
   const std::vector<std::string>& files = snap ? o.snap : o.post;
-  std::vector<PostRequest> posts;
   for (const std::string& path : files) {
     std::optional<PostRequest> p;
     if (!load_request_option(snap ? load_snap_request : load_post_request, path, !o.no_verify, p)) return 2;
@@ -494,30 +470,80 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     o.circuit = posts.front().circuit_id;
     o.partitions = posts.front().partitions;  // PoSt: 1; SnapDeals: the sector size's partitions
   }
-  // circom witnesses: one partition each, the same files for every proof of the batch.
-  std::vector<std::string> witnesses;
-  if (!o.wtns.empty()) {
-    if (porep || !posts.empty()) {
-      std::cerr << "cuzk-bench: --wtns is for a registered circom circuit (--circuit ID), not --c1, --post or --snap\n";
-      return 2;
-    }
-    if (o.partitions != 1 && o.partitions != o.wtns.size()) {
-      std::cerr << "cuzk-bench: --partitions " << o.partitions << " but " << o.wtns.size()
-                << " --wtns files (one per partition)\n";
-      return 2;
-    }
-    for (const std::string& path : o.wtns) {
-      auto bytes = read_file(path);
-      if (!bytes) {
-        std::cerr << "cuzk-bench: " << bytes.error() << "\n";
-        return 2;
-      }
-      witnesses.push_back(std::move(*bytes));
-    }
-    o.partitions = static_cast<uint32_t>(witnesses.size());
+  return 0;
+}
+
+// circom witnesses: one partition each, the same files for every proof of the batch.
+int load_witnesses(BatchOptions& o, bool other_source, std::vector<std::string>& witnesses) {
+  if (o.wtns.empty()) return 0;
+  if (other_source) {
+    std::cerr << "cuzk-bench: --wtns is for a registered circom circuit (--circuit ID), not --c1, --post or --snap\n";
+    return 2;
   }
-  const BatchSource source{porep ? &*porep : nullptr, posts.empty() ? nullptr : &posts,
-                           witnesses.empty() ? nullptr : &witnesses};
+  if (o.partitions != 1 && o.partitions != o.wtns.size()) {
+    std::cerr << "cuzk-bench: --partitions " << o.partitions << " but " << o.wtns.size()
+              << " --wtns files (one per partition)\n";
+    return 2;
+  }
+  for (const std::string& path : o.wtns) {
+    auto bytes = read_file(path);
+    if (!bytes) {
+      std::cerr << "cuzk-bench: " << bytes.error() << "\n";
+      return 2;
+    }
+    witnesses.push_back(std::move(*bytes));
+  }
+  o.partitions = static_cast<uint32_t>(witnesses.size());
+  return 0;
+}
+
+// Loads the inputs the options name; they also fix the circuit and the partitions in o. Returns 0,
+// or the exit code after an error message.
+int load_inputs(BatchOptions& o, BatchInputs& in) {
+  // PoRep: the circuit and the partitions follow from the C1 output.
+  if (!load_porep_option(o.c1, in.porep)) return 2;
+  if (in.porep) {
+    in.porep->miner_id = o.miner_id;
+    o.circuit = in.porep->circuit_id;
+    o.partitions = in.porep->partitions;
+  }
+  if (const int rc = load_requests(o, in.posts); rc != 0) return rc;
+  return load_witnesses(o, in.porep || !in.posts.empty(), in.witnesses);
+}
+
+// --warmup: unmeasured proofs, every one of which must complete. Returns 0, or 1 with json set.
+int run_warmup(Client& client, const GlobalOptions& g, const BatchOptions& o, const BatchSource& source,
+               const std::vector<v1::Priority>& priority, const std::string& id_prefix, nlohmann::json& json) {
+  if (g.verbose || isatty(STDERR_FILENO) == 1) {
+    std::cerr << "warmup: " << o.warmup << " unmeasured proof" << (o.warmup == 1 ? "" : "s") << "\n";
+  }
+  BatchOptions wo = o;
+  wo.cancel_every = 0;  // every warm-up proof must complete
+  const PhaseResult w =
+      run_phase(client, g, wo, source, priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
+  for (uint64_t i = 0; i < w.attempted; ++i) {
+    const ProofRecord& r = w.records[i];
+    if (!r.valid) {
+      json = {{"command", "batch"}, {"error", "warmup proof " + std::to_string(r.index) + " failed: " + r.error}};
+      std::cerr << "cuzk-bench: " << json["error"].get<std::string>() << "\n";
+      return 1;
+    }
+  }
+  if (interrupted()) {
+    json = {{"command", "batch"}, {"error", "interrupted during the warmup"}, {"interrupted", true}};
+    std::cerr << "cuzk-bench: interrupted during the warmup\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& options, nlohmann::json& json) {
+  BatchOptions o = options;
+  BatchInputs inputs;
+  if (const int rc = load_inputs(o, inputs); rc != 0) return rc;
+  const BatchSource source = inputs.source();
   auto priority = parse_priority_list(o.priority);
   if (!priority) {
     std::cerr << "cuzk-bench: " << priority.error() << "\n";
@@ -533,26 +559,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   const std::string id_prefix = new_request_id();
 
   if (o.warmup > 0) {
-    if (g.verbose || isatty(STDERR_FILENO) == 1) {
-      std::cerr << "warmup: " << o.warmup << " unmeasured proof" << (o.warmup == 1 ? "" : "s") << "\n";
-    }
-    BatchOptions wo = o;
-    wo.cancel_every = 0;  // every warm-up proof must complete
-    const PhaseResult w =
-        run_phase(client, g, wo, source, *priority, o.warmup, Clock::now(), nullptr, id_prefix + "-warmup", "warmup ");
-    for (uint64_t i = 0; i < w.attempted; ++i) {
-      const ProofRecord& r = w.records[i];
-      if (!r.valid) {
-        json = {{"command", "batch"}, {"error", "warmup proof " + std::to_string(r.index) + " failed: " + r.error}};
-        std::cerr << "cuzk-bench: " << json["error"].get<std::string>() << "\n";
-        return 1;
-      }
-    }
-    if (interrupted()) {
-      json = {{"command", "batch"}, {"error", "interrupted during the warmup"}, {"interrupted", true}};
-      std::cerr << "cuzk-bench: interrupted during the warmup\n";
-      return 1;
-    }
+    if (const int rc = run_warmup(client, g, o, source, *priority, id_prefix, json); rc != 0) return rc;
   }
 
   const auto start = Clock::now();
@@ -569,196 +576,10 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   const std::vector<StatusSample> samples = sampler.samples();
   if (auto c = timeline.close(); !c) std::cerr << "cuzk-bench: " << c.error() << "\n";
 
-  // ---- statistics ----
-  std::vector<double> latency, queue, srs, synth, prove, finalize, total;
-  std::vector<double> part_synth, part_wait, part_prove, part_finalize;
-  std::vector<double> part_upload, part_matvec, part_h, part_g1, part_g2;  // the device stage's parts
-  std::map<std::string, uint64_t> part_backends;
-  // Per request: client latency - the daemon's arithmetic (gRPC + scheduling + queueing), and the
-  // daemon's part of it (its total - its arithmetic).
-  std::vector<double> overhead, daemon_overhead;
-  uint64_t ok = 0, completed = 0, verified = 0, cancelled = 0, cancel_requested = 0, await_timeouts = 0;
-  double first_completion = -1, last_submission = -1;
-  nlohmann::json failures = nlohmann::json::array();
-  for (uint64_t i = 0; i < res.attempted; ++i) {
-    const ProofRecord& r = res.records[i];
-    last_submission = std::max(last_submission, r.submit_s);
-    cancel_requested += r.cancel_requested;
-    await_timeouts += r.await_timeouts;
-    if (r.cancelled) {
-      ++cancelled;
-      continue;
-    }
-    if (r.completed) {
-      ++completed;
-      if (first_completion < 0 || r.done_s < first_completion) first_completion = r.done_s;
-      if (!o.no_verify && r.valid) ++verified;
-    }
-    if (!r.valid) {
-      if (failures.size() < kMaxListedFailures) {
-        failures.push_back({{"index", r.index}, {"job_id", r.job_id}, {"error", r.error}});
-      }
-      continue;
-    }
-    ++ok;
-    latency.push_back(r.latency_ms);
-    queue.push_back(static_cast<double>(r.queue_wait_ms));
-    srs.push_back(static_cast<double>(r.srs_load_ms));
-    synth.push_back(static_cast<double>(r.synthesis_ms));
-    prove.push_back(static_cast<double>(r.prove_ms));
-    finalize.push_back(static_cast<double>(r.finalize_ms));
-    total.push_back(static_cast<double>(r.total_ms));
-    for (const auto& p : r.parts) {
-      part_synth.push_back(p.synthesis_ms());
-      part_wait.push_back(p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms());
-      part_prove.push_back(p.prove_ms());
-      part_finalize.push_back(p.finalize_ms());
-      part_upload.push_back(p.upload_ms());
-      part_matvec.push_back(p.matvec_ms());
-      part_h.push_back(p.h_ms());
-      part_g1.push_back(p.msm_g1_ms());
-      part_g2.push_back(p.msm_g2_ms());
-      ++part_backends[p.backend().empty() ? "?" : p.backend()];
-    }
-    if (r.total_us != 0) {
-      overhead.push_back(r.latency_ms - static_cast<double>(r.compute_us) / 1000);
-      daemon_overhead.push_back(static_cast<double>(r.total_us - std::min(r.total_us, r.compute_us)) / 1000);
-    }
-  }
-  const uint64_t failed = o.count - ok - cancelled;  // not attempted (interrupted) counts as failed
-  const double wall = res.wall_s;
-  const std::optional<double> per_min = wall > 0 ? std::optional(60.0 * static_cast<double>(ok) / wall) : std::nullopt;
-  const std::optional<double> s_per_proof = ok > 0 ? std::optional(wall / static_cast<double>(ok)) : std::nullopt;
-  // From the sample taken just before the first submission to the one taken just after the last
-  // answer (the batch's wall time, give or take one GetStatus round trip at each end).
-  const std::optional<double> util =
-      samples.empty() ? std::nullopt : prover_utilization(samples, 0.0, samples.back().t_s);
-  std::optional<double> util_steady;
-  if (first_completion >= 0 && last_submission > first_completion) {
-    util_steady = prover_utilization(samples, first_completion, last_submission);
-  }
-  unsigned provers = 0;
-  uint64_t max_queued = 0, peak_rss = 0, rss = 0, max_memory_used = 0, memory_limit = 0;
-  // Budget waits during the batch: the first sample is taken just before the first submission.
-  const uint64_t memory_waits = samples.empty() ? 0 : samples.back().memory_waits - samples.front().memory_waits;
-  for (const auto& s : samples) {
-    provers = s.provers;
-    max_queued = std::max(max_queued, s.queued);
-    max_memory_used = std::max(max_memory_used, s.memory_used_bytes);
-    memory_limit = s.memory_limit_bytes;
-    peak_rss = std::max(peak_rss, s.peak_rss_bytes);
-    rss = s.rss_bytes;
-  }
-
-  json["command"] = "batch";
-  json["circuit"] = o.circuit;
-  json["partitions"] = o.partitions;
-  json["count"] = o.count;
-  json["concurrency"] = o.concurrency;
-  json["warmup"] = o.warmup;
-  json["priority"] = o.priority;
-  json["interrupted"] = interrupted();
-  json["proofs"] = ok;
-  json["failed"] = failed;
-  json["cancelled"] = cancelled;  // cancelled as asked (--cancel-every); the others of those completed
-  json["cancel_requested"] = cancel_requested;
-  json["await_timeouts"] = await_timeouts;
-  json["completed"] = completed;
-  json["verified"] = verified;
-  json["verification"] = o.no_verify ? "skipped" : "all";
-  json["wall_s"] = rounded(wall, 3);
-  json["throughput_proofs_per_min"] = json_number(per_min, 3);
-  json["seconds_per_proof"] = json_number(s_per_proof, 3);
-  json["latency_p50_ms"] = json_number(percentile(latency, 50), 1);
-  json["latency_p90_ms"] = json_number(percentile(latency, 90), 1);
-  json["latency_max_ms"] = json_number(max_of(latency), 1);
-  json["latency_mean_ms"] = json_number(mean(latency), 1);
-  // Meaningful as "overhead per request" when requests do not queue (-j 1).
-  json["overhead_ms_p50"] = json_number(percentile(overhead, 50), 3);
-  json["daemon_overhead_ms_p50"] = json_number(percentile(daemon_overhead, 50), 3);
-  json["stage_means_ms"] = {{"queue_wait", json_number(mean(queue), 1)},  {"srs_load", json_number(mean(srs), 1)},
-                            {"synthesis", json_number(mean(synth), 1)},   {"prove", json_number(mean(prove), 1)},
-                            {"finalize", json_number(mean(finalize), 1)}, {"total", json_number(mean(total), 1)}};
-  // Per partition (the daemon's stage times): where a partition's time goes, and which backend.
-  json["partition_stage_ms"] = {{"partitions", part_prove.size()},
-                                {"synthesis_p50", json_number(percentile(part_synth, 50), 1)},
-                                {"synthesis_p90", json_number(percentile(part_synth, 90), 1)},
-                                {"prover_wait_p50", json_number(percentile(part_wait, 50), 1)},
-                                {"prove_p50", json_number(percentile(part_prove, 50), 1)},
-                                {"prove_p90", json_number(percentile(part_prove, 90), 1)},
-                                {"prove_max", json_number(max_of(part_prove), 1)},
-                                {"finalize_p50", json_number(percentile(part_finalize, 50), 1)},
-                                {"backends", part_backends}};
-  // The device stage's parts, p50 (G2 runs beside the G1 MSMs on a GPU, so they overlap).
-  json["device_stage_p50_ms"] = {{"upload", json_number(percentile(part_upload, 50), 1)},
-                                 {"matvec", json_number(percentile(part_matvec, 50), 1)},
-                                 {"h", json_number(percentile(part_h, 50), 1)},
-                                 {"msm_g1", json_number(percentile(part_g1, 50), 1)},
-                                 {"msm_g2", json_number(percentile(part_g2, 50), 1)}};
-  json["prover_utilization"] = json_number(util, 3);
-  json["prover_utilization_steady"] = json_number(util_steady, 3);
-  json["prover_workers"] = provers;
-  json["status_samples"] = samples.size();
-  json["status_errors"] = sampler.errors();
-  json["max_queued"] = max_queued;
-  json["daemon_peak_rss_bytes"] = peak_rss;
-  json["daemon_rss_bytes"] = rss;
-  // The most the sampled memory budget held: near the limit under backpressure.
-  json["max_memory_used_bytes"] = max_memory_used;
-  json["memory_limit_bytes"] = memory_limit;
-  json["memory_waits"] = memory_waits;  // reservations that waited for room (from every client of the daemon)
-  json["failures"] = failures;
-  if (!o.timeline.empty()) json["timeline"] = o.timeline;
-
-  if (!g.json) {
-    KeyValues kv;
-    kv.add("circuit", o.circuit + " (" + std::to_string(o.partitions) +
-                          (o.partitions == 1 ? " partition" : " partitions") + " per proof)");
-    kv.add("batch", std::to_string(o.count) + " proofs, concurrency " + std::to_string(o.concurrency) +
-                        (o.warmup > 0 ? ", after " + std::to_string(o.warmup) + " warmup" : ""));
-    kv.add("result", std::to_string(ok) + " ok, " + std::to_string(failed) + " failed" +
-                         (cancel_requested > 0 ? ", " + std::to_string(cancelled) + " of " +
-                                                     std::to_string(cancel_requested) + " cancelled as asked"
-                                               : "") +
-                         (o.no_verify ? " (not verified)" : ", " + std::to_string(verified) + " verified") +
-                         (interrupted() ? " (interrupted)" : ""));
-    kv.add("wall", fmt_fixed(wall, 2) + " s");
-    kv.add("throughput", fmt_opt(per_min, 2) + " proofs/min, " + fmt_opt(s_per_proof, 2) + " s/proof");
-    kv.add("latency", "p50 " + fmt_opt(percentile(latency, 50), 0) + "  p90 " + fmt_opt(percentile(latency, 90), 0) +
-                          "  max " + fmt_opt(max_of(latency), 0) + "  mean " + fmt_opt(mean(latency), 0) + " ms");
-    if (provers == 0) {
-      kv.add("prover util", "- (the daemon reports no prover workers)");
-    } else {
-      kv.add("prover util", fmt_opt(util ? std::optional(*util * 100) : std::nullopt, 1) + " % overall, " +
-                                fmt_opt(util_steady ? std::optional(*util_steady * 100) : std::nullopt, 1) +
-                                " % steady (" + std::to_string(provers) + " prover worker" + (provers == 1 ? "" : "s") +
-                                ", " + std::to_string(samples.size()) + " samples)");
-    }
-    kv.add("overhead", "p50 " + fmt_opt(percentile(overhead, 50), 3) + " ms per request (latency - arithmetic), " +
-                           fmt_opt(percentile(daemon_overhead, 50), 3) + " ms of it in the daemon");
-    kv.add("max queued", std::to_string(max_queued));
-    kv.add("daemon RSS", fmt_bytes(rss) + " (peak " + fmt_bytes(peak_rss) + ")");
-    std::cout << kv.render();
-    Table t({"stage", "mean ms"});
-    t.add({"queue_wait", fmt_opt(mean(queue), 1)});
-    t.add({"srs_load", fmt_opt(mean(srs), 1)});
-    t.add({"synthesis", fmt_opt(mean(synth), 1)});
-    t.add({"prove", fmt_opt(mean(prove), 1)});
-    t.add({"  finalize", fmt_opt(mean(finalize), 1)});
-    t.add({"total", fmt_opt(mean(total), 1)});
-    std::cout << "\nserver timings per proof (summed over partitions):\n" << t.render(2);
-    const uint64_t not_attempted = o.count - res.attempted;
-    if (!failures.empty() || not_attempted > 0) {
-      const uint64_t listable = failed - not_attempted;
-      std::cout << "\nfailures"
-                << (listable > failures.size() ? " (first " + std::to_string(failures.size()) + ")" : "") << ":\n";
-      if (not_attempted > 0) std::cout << "  " << not_attempted << " proofs not submitted (interrupted)\n";
-      for (const auto& f : failures) {
-        std::cout << "  #" << f["index"].get<uint64_t>() << " " << f["job_id"].get<std::string>() << ": "
-                  << f["error"].get<std::string>() << "\n";
-      }
-    }
-  }
+  const uint64_t failed = report_batch(
+      g, o,
+      BatchRun{std::span<const ProofRecord>(res.records.data(), res.attempted), res.wall_s, samples, sampler.errors()},
+      json);
   if (sampler.errors() > 0 && g.verbose) {
     std::cerr << "cuzk-bench: " << sampler.errors() << " GetStatus samples failed; last: " << sampler.last_error()
               << "\n";
