@@ -6,9 +6,9 @@
 #include <cctype>
 #include <cstdio>
 #include <exception>
-#include <type_traits>
 #include <utility>
 
+#include "server/status_json.hpp"
 #include "util/log.hpp"
 
 namespace cuzk::server {
@@ -18,21 +18,6 @@ using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
 namespace {
-
-constexpr const char* kCodeNames[RpcMetrics::kCodes] = {
-    "OK",        "CANCELLED",       "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
-    "NOT_FOUND", "ALREADY_EXISTS",  "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-    "ABORTED",   "OUT_OF_RANGE",    "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
-    "DATA_LOSS", "UNAUTHENTICATED",
-};
-
-const char* code_name(grpc::StatusCode code) {
-  const int c = static_cast<int>(code);
-  return c >= 0 && c < RpcMetrics::kCodes ? kCodeNames[c] : "UNKNOWN";
-}
-
-constexpr const char* kExpectedKinds =
-    "POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION, WINNING_POST or GENERIC";
 
 grpc::Status error_status(const engine::EngineError& e) {
   return {to_grpc_code(e.code), e.message};
@@ -59,8 +44,8 @@ class RpcScope {
     if (spdlog::default_logger_raw()->should_log(level)) {
       char ms[32];
       std::snprintf(ms, sizeof ms, "%.3f", std::chrono::duration<double, std::milli>(elapsed).count());
-      logging::log_event(level, "rpc",
-                         {{"method", rpc_name(rpc_)}, {"code", code_name(code_)}, {"ms", ms}, {"error", message_}});
+      logging::log_event(
+          level, "rpc", {{"method", rpc_name(rpc_)}, {"code", grpc_code_name(code_)}, {"ms", ms}, {"error", message_}});
     }
   }
   RpcScope(const RpcScope&) = delete;
@@ -105,276 +90,7 @@ grpc::Status handle(RpcMetrics& metrics, Rpc rpc, grpc::Status admitted, Body&& 
   }
 }
 
-// Local rather than engine::priority_name so the wire layer depends on the engine's types only.
-const char* priority_label(engine::Priority p) {
-  switch (p) {
-    case engine::Priority::Low:
-      return "low";
-    case engine::Priority::Normal:
-      return "normal";
-    case engine::Priority::High:
-      return "high";
-    case engine::Priority::Critical:
-      return "critical";
-    case engine::Priority::Unspecified:
-      break;
-  }
-  return "unspecified";
-}
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  logging::append_json_escaped(out, s);
-  out += '"';
-}
-
-void append_json_key(std::string& out, std::string_view key) {
-  append_json_string(out, key);
-  out += ':';
-}
-
 }  // namespace
-
-engine::ProofRequest to_engine_request(v1::SubmitProofRequest& in) {
-  engine::ProofRequest out;
-  out.request_id = std::move(*in.mutable_request_id());
-  out.kind = static_cast<engine::ProofKind>(in.proof_kind());
-  out.wire_priority = static_cast<int>(in.priority());
-  out.circuit_id = std::move(*in.mutable_circuit_id());
-  out.sector_size = in.sector_size();
-  out.registered_proof = in.registered_proof();
-  out.sector_number = in.sector_number();
-  out.miner_id = in.miner_id();
-  out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
-  out.randomness = std::move(*in.mutable_randomness());
-  out.partition_index = in.partition_index();
-  out.comm_r_old = std::move(*in.mutable_comm_r_old());
-  out.comm_r_new = std::move(*in.mutable_comm_r_new());
-  out.comm_d_new = std::move(*in.mutable_comm_d_new());
-  const auto move_all = [](auto* repeated, std::vector<std::string>& dst) {
-    dst.reserve(static_cast<size_t>(repeated->size()));
-    for (auto& item : *repeated) dst.push_back(std::move(item));
-  };
-  move_all(in.mutable_vanilla_proofs(), out.vanilla_proofs);
-  move_all(in.mutable_witnesses(), out.witnesses);
-  move_all(in.mutable_partition_inputs(), out.partition_inputs);
-  return out;
-}
-
-const char* rpc_name(Rpc rpc) {
-  static constexpr const char* kNames[kRpcCount] = {"SubmitProof", "AwaitProof", "Prove",
-                                                    "CancelProof", "GetStatus",  "GetMetrics",
-                                                    "PreloadSRS",  "EvictSRS",   "GetVerifyingKey"};
-  const int i = static_cast<int>(rpc);
-  return i >= 0 && i < kRpcCount ? kNames[i] : "unknown";
-}
-
-// ---- metrics ----
-
-void RpcMetrics::begin(Rpc rpc) {
-  rpcs_[static_cast<size_t>(rpc)].in_flight.fetch_add(1, std::memory_order_relaxed);
-}
-
-void RpcMetrics::end(Rpc rpc, grpc::StatusCode code, std::chrono::nanoseconds elapsed) {
-  auto& r = rpcs_[static_cast<size_t>(rpc)];
-  r.in_flight.fetch_sub(1, std::memory_order_relaxed);
-  const int c = static_cast<int>(code);
-  r.by_code[static_cast<size_t>(c >= 0 && c < kCodes ? c : static_cast<int>(grpc::StatusCode::UNKNOWN))].fetch_add(
-      1, std::memory_order_relaxed);
-  const double seconds = std::chrono::duration<double>(elapsed).count();
-  size_t bucket = 0;
-  while (bucket < kBuckets.size() && seconds > kBuckets[bucket]) ++bucket;
-  r.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
-  r.sum_ns.fetch_add(static_cast<uint64_t>(std::max<int64_t>(0, elapsed.count())), std::memory_order_relaxed);
-}
-
-std::string RpcMetrics::text() const {
-  std::string out;
-  char line[256];
-  const auto add = [&](int n) {
-    if (n > 0) out.append(line, std::min(static_cast<size_t>(n), sizeof line - 1));
-  };
-  out += "# HELP cuzk_grpc_requests_total gRPC requests handled, by method and status code.\n";
-  out += "# TYPE cuzk_grpc_requests_total counter\n";
-  for (int m = 0; m < kRpcCount; ++m) {
-    for (int c = 0; c < kCodes; ++c) {
-      const uint64_t n = rpcs_[static_cast<size_t>(m)].by_code[static_cast<size_t>(c)].load(std::memory_order_relaxed);
-      if (n == 0) continue;
-      add(std::snprintf(line, sizeof line, "cuzk_grpc_requests_total{method=\"%s\",code=\"%s\"} %llu\n",
-                        rpc_name(static_cast<Rpc>(m)), kCodeNames[c], static_cast<unsigned long long>(n)));
-    }
-  }
-  out += "# HELP cuzk_grpc_requests_in_flight gRPC requests being handled now.\n";
-  out += "# TYPE cuzk_grpc_requests_in_flight gauge\n";
-  for (int m = 0; m < kRpcCount; ++m) {
-    add(std::snprintf(line, sizeof line, "cuzk_grpc_requests_in_flight{method=\"%s\"} %lld\n",
-                      rpc_name(static_cast<Rpc>(m)),
-                      static_cast<long long>(rpcs_[static_cast<size_t>(m)].in_flight.load(std::memory_order_relaxed))));
-  }
-  out += "# HELP cuzk_grpc_request_duration_seconds Time from receiving a gRPC request to its response.\n";
-  out += "# TYPE cuzk_grpc_request_duration_seconds histogram\n";
-  for (int m = 0; m < kRpcCount; ++m) {
-    const auto& r = rpcs_[static_cast<size_t>(m)];
-    uint64_t cumulative = 0;
-    std::array<uint64_t, kBuckets.size() + 1> counts{};
-    for (size_t b = 0; b < counts.size(); ++b) counts[b] = r.buckets[b].load(std::memory_order_relaxed);
-    uint64_t total = 0;
-    for (const uint64_t n : counts) total += n;
-    if (total == 0) continue;  // keep the exposition short: methods never called are left out
-    const char* name = rpc_name(static_cast<Rpc>(m));
-    for (size_t b = 0; b < counts.size(); ++b) {
-      cumulative += counts[b];
-      if (b < kBuckets.size()) {
-        add(std::snprintf(line, sizeof line,
-                          "cuzk_grpc_request_duration_seconds_bucket{method=\"%s\",le=\"%g\"} %llu\n", name,
-                          kBuckets[b], static_cast<unsigned long long>(cumulative)));
-      } else {
-        add(std::snprintf(line, sizeof line,
-                          "cuzk_grpc_request_duration_seconds_bucket{method=\"%s\",le=\"+Inf\"} %llu\n", name,
-                          static_cast<unsigned long long>(cumulative)));
-      }
-    }
-    add(std::snprintf(line, sizeof line, "cuzk_grpc_request_duration_seconds_sum{method=\"%s\"} %.6f\n", name,
-                      static_cast<double>(r.sum_ns.load(std::memory_order_relaxed)) * 1e-9));
-    add(std::snprintf(line, sizeof line, "cuzk_grpc_request_duration_seconds_count{method=\"%s\"} %llu\n", name,
-                      static_cast<unsigned long long>(cumulative)));
-  }
-  return out;
-}
-
-// ---- conversions ----
-
-grpc::StatusCode to_grpc_code(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::InvalidArgument:
-      return grpc::StatusCode::INVALID_ARGUMENT;
-    case ErrorCode::NotFound:
-      return grpc::StatusCode::NOT_FOUND;
-    case ErrorCode::FailedPrecondition:
-      return grpc::StatusCode::FAILED_PRECONDITION;
-    case ErrorCode::ResourceExhausted:
-      return grpc::StatusCode::RESOURCE_EXHAUSTED;
-    case ErrorCode::Unavailable:
-      return grpc::StatusCode::UNAVAILABLE;
-    case ErrorCode::Internal:
-      return grpc::StatusCode::INTERNAL;
-  }
-  return grpc::StatusCode::INTERNAL;
-}
-
-bool valid_proof_kind(int wire_kind, std::string& message) {
-  switch (static_cast<engine::ProofKind>(wire_kind)) {
-    case engine::ProofKind::PorepSealCommit:
-    case engine::ProofKind::SnapDealsUpdate:
-    case engine::ProofKind::WindowPostPartition:
-    case engine::ProofKind::WinningPost:
-    case engine::ProofKind::Generic:
-      return true;
-    case engine::ProofKind::Unspecified:
-      message = std::string("proof_kind is PROOF_KIND_UNSPECIFIED; set it to ") + kExpectedKinds;
-      return false;
-  }
-  message = "proof_kind " + std::to_string(wire_kind) + " is not a known proof kind (expected " + kExpectedKinds + ")";
-  return false;
-}
-
-void fill_await_response(engine::JobResult result, v1::AwaitProofResponse* response) {
-  response->set_job_id(std::move(result.job_id));
-  const int status = static_cast<int>(result.status);
-  response->set_status(v1::AwaitProofResponse_Status_IsValid(status)
-                           ? static_cast<v1::AwaitProofResponse_Status>(status)
-                           : v1::AwaitProofResponse::UNKNOWN);
-  response->set_proof(std::move(result.proof));
-  response->set_error_message(std::move(result.error_message));
-  const auto& t = result.timings;
-  response->set_queue_wait_ms(t.queue_wait_ms);
-  response->set_srs_load_ms(t.srs_load_ms);
-  response->set_synthesis_ms(t.synthesis_ms);
-  response->set_gpu_compute_ms(t.prove_ms);
-  response->set_total_ms(t.total_ms);
-  response->set_finalize_ms(t.finalize_ms);
-  response->set_compute_us(t.compute_us);
-  response->set_total_us(t.total_us);
-  for (const auto& pt : result.partition_timings) {
-    auto* o = response->add_partition_timings();
-    o->set_index(pt.index);
-    o->set_synthesis_start_ms(pt.synthesis_start_ms);
-    o->set_synthesis_ms(pt.synthesis_ms);
-    o->set_prove_start_ms(pt.prove_start_ms);
-    o->set_prove_ms(pt.prove_ms);
-    o->set_finalize_start_ms(pt.finalize_start_ms);
-    o->set_finalize_ms(pt.finalize_ms);
-    o->set_backend(pt.backend);
-    o->set_upload_ms(pt.upload_ms);
-    o->set_matvec_ms(pt.matvec_ms);
-    o->set_h_ms(pt.h_ms);
-    o->set_msm_g1_ms(pt.msm_g1_ms);
-    o->set_msm_g2_ms(pt.msm_g2_ms);
-  }
-  response->set_partitions(result.partitions);
-  for (auto& inputs : result.public_inputs) response->add_public_inputs(std::move(inputs));
-}
-
-void fill_status_response(const engine::EngineStatus& s, const std::string& version, v1::GetStatusResponse* r) {
-  for (const auto& srs : s.srs) {
-    auto* out = r->add_loaded_srs();
-    out->set_circuit_id(srs.circuit_id);
-    out->set_tier(v1::SRSStatus_Tier_IsValid(srs.tier) ? static_cast<v1::SRSStatus_Tier>(srs.tier)
-                                                       : v1::SRSStatus::COLD);
-    out->set_size_bytes(srs.size_bytes);
-    out->set_ref_count(srs.ref_count);
-    out->set_test_only(srs.test_only);
-    out->set_storage(srs.storage);
-  }
-  for (const auto& q : s.queues) {
-    auto* out = r->add_queues();
-    out->set_proof_kind(q.proof_kind);
-    out->set_pending(q.pending);
-    out->set_in_progress(q.in_progress);
-    const int p = static_cast<int>(q.priority);
-    out->set_priority(v1::Priority_IsValid(p) ? static_cast<v1::Priority>(p) : v1::PRIORITY_UNSPECIFIED);
-    out->set_stage(q.stage);
-  }
-  for (const auto& pce : s.pce) {
-    auto* out = r->add_loaded_pce();
-    out->set_circuit_id(pce.circuit_id);
-    out->set_size_bytes(pce.size_bytes);
-    out->set_state(pce.state);
-    out->set_path(pce.path);
-  }
-  for (const auto& w : s.workers) {
-    auto* out = r->add_workers();
-    out->set_name(w.name);
-    out->set_state(w.state);
-    out->set_current_job_id(w.current_job_id);
-    out->set_current_partition(w.current_partition);
-    out->set_busy_seconds(w.busy_seconds);
-  }
-  for (const auto& c : s.circuits) r->add_circuits(c);
-  r->set_test_keys_allowed(s.test_keys_allowed);
-  for (const auto& t : s.tuning) r->add_tuning(t);
-  for (const auto& op : s.operations) {
-    auto* out = r->add_operations();
-    out->set_what(op.what);
-    out->set_circuit_id(op.circuit_id);
-    out->set_done(op.done);
-    out->set_total(op.total);
-    out->set_fraction(op.fraction);
-    out->set_elapsed_seconds(op.elapsed_seconds);
-    out->set_unit(op.unit);
-  }
-  r->set_total_proofs_completed(s.completed);
-  r->set_total_proofs_failed(s.failed);
-  r->set_total_proofs_cancelled(s.cancelled);
-  r->set_uptime_seconds(s.uptime_seconds);
-  // No pinned host memory on the CPU backend; the seed's fields stay 0.
-  r->set_memory_used_bytes(s.memory_used_bytes);
-  r->set_memory_limit_bytes(s.memory_limit_bytes);
-  r->set_memory_waits(s.memory_waits);
-  r->set_daemon_rss_bytes(s.rss_bytes);
-  r->set_daemon_peak_rss_bytes(s.peak_rss_bytes);
-  r->set_version(version);
-}
 
 bool bearer_token_matches(std::string_view authorization, std::string_view token) {
   constexpr std::string_view kScheme = "bearer ";
@@ -583,106 +299,15 @@ grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext* context, const
   });
 }
 
+std::string ProvingService::status_json() {
+  return engine_status_json(engine_.status(), options_.version);
+}
+
 std::string ProvingService::metrics_text() {
   std::string text = engine_.metrics_text();
   if (!text.empty() && text.back() != '\n') text += '\n';
   text += metrics_.text();
   return text;
-}
-
-std::string ProvingService::status_json() {
-  const auto s = engine_.status();
-  std::string out = "{";
-  const auto num = [&](std::string_view key, auto value, bool comma = true) {
-    append_json_key(out, key);
-    if constexpr (std::is_floating_point_v<decltype(value)>) {
-      char buf[32];
-      const int n = std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(value));
-      out.append(buf, n > 0 ? static_cast<size_t>(n) : 0);
-    } else {
-      out += std::to_string(value);
-    }
-    if (comma) out += ',';
-  };
-  const auto str = [&](std::string_view key, std::string_view value, bool comma = true) {
-    append_json_key(out, key);
-    append_json_string(out, value);
-    if (comma) out += ',';
-  };
-  const auto boolean = [&](std::string_view key, bool value, bool comma = true) {
-    append_json_key(out, key);
-    out += value ? "true" : "false";
-    if (comma) out += ',';
-  };
-  const auto array = [&](std::string_view key, const auto& items, auto&& item_fn) {
-    append_json_key(out, key);
-    out += '[';
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i) out += ',';
-      out += '{';
-      item_fn(items[i]);
-      out += '}';
-    }
-    out += "],";
-  };
-  str("version", options_.version);
-  num("uptime_seconds", s.uptime_seconds);
-  out += "\"memory\":{";
-  num("used_bytes", s.memory_used_bytes);
-  num("limit_bytes", s.memory_limit_bytes);
-  num("waits", s.memory_waits);
-  num("rss_bytes", s.rss_bytes);
-  num("peak_rss_bytes", s.peak_rss_bytes, false);
-  out += "},\"counters\":{";
-  num("completed", s.completed);
-  num("failed", s.failed);
-  num("cancelled", s.cancelled, false);
-  out += "},";
-  array("queues", s.queues, [&](const engine::QueueInfo& q) {
-    str("proof_kind", q.proof_kind);
-    str("priority", priority_label(q.priority));
-    str("stage", q.stage);
-    num("pending", q.pending);
-    num("in_progress", q.in_progress, false);
-  });
-  array("workers", s.workers, [&](const engine::WorkerInfo& w) {
-    str("name", w.name);
-    str("state", w.state);
-    str("current_job_id", w.current_job_id);
-    num("current_partition", w.current_partition);
-    num("busy_seconds", w.busy_seconds, false);
-  });
-  array("srs", s.srs, [&](const engine::SrsInfo& x) {
-    str("circuit_id", x.circuit_id);
-    str("tier", x.tier == 0 ? "hot" : x.tier == 1 ? "warm" : "cold");
-    num("size_bytes", x.size_bytes);
-    num("ref_count", x.ref_count);
-    boolean("test_only", x.test_only);
-    str("storage", x.storage, false);
-  });
-  array("pce", s.pce, [&](const engine::PceInfoStatus& p) {
-    str("circuit_id", p.circuit_id);
-    str("state", p.state);
-    str("path", p.path);
-    num("size_bytes", p.size_bytes, false);
-  });
-  array("operations", s.operations, [&](const engine::OperationInfo& op) {
-    str("what", op.what);
-    str("circuit_id", op.circuit_id);
-    str("unit", op.unit);
-    num("done", op.done);
-    num("total", op.total);
-    num("fraction", op.fraction);
-    num("elapsed_seconds", op.elapsed_seconds, false);
-  });
-  append_json_key(out, "circuits");
-  out += '[';
-  for (size_t i = 0; i < s.circuits.size(); ++i) {
-    if (i) out += ',';
-    append_json_string(out, s.circuits[i]);
-  }
-  out += "]}";
-  return out;
 }
 
 }  // namespace cuzk::server

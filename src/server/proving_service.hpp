@@ -13,47 +13,10 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine_api.hpp"
+#include "server/rpc_metrics.hpp"
+#include "server/wire.hpp"
 
 namespace cuzk::server {
-
-// The gRPC methods, for metrics.
-enum class Rpc : int {
-  SubmitProof,
-  AwaitProof,
-  Prove,
-  CancelProof,
-  GetStatus,
-  GetMetrics,
-  PreloadSRS,
-  EvictSRS,
-  GetVerifyingKey,
-};
-inline constexpr int kRpcCount = 9;
-const char* rpc_name(Rpc rpc);
-
-// Lock-free counters: a handful of relaxed atomic increments per request.
-class RpcMetrics {
- public:
-  static constexpr int kCodes = 17;  // grpc::StatusCode 0..16
-  // Upper bounds in seconds; a last +Inf bucket follows.
-  static constexpr std::array<double, 14> kBuckets = {0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5,
-                                                      1,      5,     10,    30,   60,   300, 1800};
-
-  void begin(Rpc rpc);
-  void end(Rpc rpc, grpc::StatusCode code, std::chrono::nanoseconds elapsed);
-  // Prometheus text: cuzk_grpc_requests_total{method,code}, cuzk_grpc_requests_in_flight{method},
-  // cuzk_grpc_request_duration_seconds{method} (histogram).
-  std::string text() const;
-
- private:
-  struct PerRpc {
-    std::array<std::atomic<uint64_t>, kCodes> by_code{};
-    std::array<std::atomic<uint64_t>, kBuckets.size() + 1> buckets{};
-    std::atomic<uint64_t> sum_ns{0};
-    std::atomic<int64_t> in_flight{0};
-  };
-  std::array<PerRpc, kRpcCount> rpcs_{};
-};
 
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
@@ -119,15 +82,5 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
 // comparison takes the same time wherever the first difference is, so response times do not leak
 // the token a byte at a time.
 bool bearer_token_matches(std::string_view authorization, std::string_view token);
-
-// Wire <-> engine conversions (exposed for tests).
-grpc::StatusCode to_grpc_code(engine::ErrorCode code);
-// Rejects PROOF_KIND_UNSPECIFIED and values the proto does not define, naming the valid ones.
-bool valid_proof_kind(int wire_kind, std::string& message);
-// Moves the (possibly hundreds of MiB of) payload out of the wire message instead of copying it.
-engine::ProofRequest to_engine_request(cuzk::v1::SubmitProofRequest& in);
-void fill_await_response(engine::JobResult result, cuzk::v1::AwaitProofResponse* response);
-void fill_status_response(const engine::EngineStatus& status, const std::string& version,
-                          cuzk::v1::GetStatusResponse* response);
 
 }  // namespace cuzk::server
