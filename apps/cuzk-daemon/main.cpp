@@ -27,6 +27,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <variant>
 
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
@@ -275,6 +276,90 @@ class SignalWatcher {
 
 // ---- the daemon ----
 
+// The engine, or the exit code when it cannot start (a bad configuration or a runtime failure).
+std::variant<std::unique_ptr<cuzk::engine::Engine>, int> start_engine(const Config& cfg) {
+  try {
+    auto engine = std::make_unique<cuzk::engine::Engine>(cfg);
+    engine->start();
+    return engine;
+  } catch (const std::invalid_argument& e) {
+    log_event(Level::err, "startup failed", {{"error", e.what()}});
+    return kExitConfig;
+  } catch (const std::exception& e) {
+    log_event(Level::err, "startup failed", {{"error", e.what()}});
+    return kExitRuntime;
+  }
+}
+
+// The gRPC listener and the optional /metrics one; both stop before the service they call.
+struct Listeners {
+  std::optional<cuzk::server::GrpcServer> grpc;
+  std::unique_ptr<cuzk::server::MetricsHttpServer> http;
+};
+
+// Throws when a listener cannot start.
+void start_listeners(const Config& cfg, const Access& access, cuzk::server::ProvingService& service, Listeners& out) {
+  // The transport accepts a margin above the configured limit so that slightly oversized proof
+  // requests reach the service and get INVALID_ARGUMENT with the limit named; far larger ones are
+  // cut off by gRPC itself (RESOURCE_EXHAUSTED) before they are buffered.
+  const uint64_t transport_limit =
+      cfg.daemon.max_message_bytes + std::min<uint64_t>(cfg.daemon.max_message_bytes, 64ull << 20);
+  cuzk::server::GrpcServerOptions grpc_options{cfg.daemon.listen, transport_limit};
+  grpc_options.tls = access.tls;
+  out.grpc.emplace(std::move(grpc_options), service);
+  out.grpc->start();
+  if (!cfg.daemon.metrics_listen.empty()) {
+    out.http = std::make_unique<cuzk::server::MetricsHttpServer>(
+        cuzk::server::MetricsHttpServer::Options{cfg.daemon.metrics_listen, cfg.daemon.allow_remote},
+        [&service] { return service.metrics_text(); }, [&service] { return service.status_json(); });
+    out.http->start();
+  }
+}
+
+// After the first signal: drains the engine, or cancels its work when a second signal comes first.
+// The engine stops on helper threads, so that the main thread stays free to notice a second
+// signal and to bound how long a forced stop may take. Returns whether the stop was forced.
+bool stop_engine(cuzk::engine::Engine& engine, SignalWatcher& watcher) {
+  bool drained = false;
+  bool cancelled = false;
+  const auto stop_on_thread = [&](bool drain, bool& done) {
+    return std::thread([&engine, &watcher, &done, drain] {
+      try {
+        engine.shutdown(drain);
+      } catch (const std::exception& e) {
+        log_event(Level::err, "engine shutdown failed", {{"error", e.what()}});
+      }
+      {
+        std::lock_guard lock(watcher.mutex());
+        done = true;
+      }
+      watcher.notify();
+    });
+  };
+  std::thread drainer = stop_on_thread(true, drained);
+  watcher.wait_for(2, [&] { return drained; });
+  bool forced = false;
+  {
+    std::lock_guard lock(watcher.mutex());
+    forced = !drained;
+  }
+  if (forced) {
+    std::thread canceller = stop_on_thread(false, cancelled);
+    // A stage that cannot be interrupted (key generation, a long MSM) would keep the process
+    // alive; a second signal asks for a prompt exit, so the wait is bounded.
+    constexpr auto kForcedStopLimit = std::chrono::seconds(5);
+    if (!watcher.wait_until(std::chrono::steady_clock::now() + kForcedStopLimit,
+                            [&] { return drained && cancelled; })) {
+      log_event(Level::err, "forced exit", {{"reason", "the engine was still busy 5 s after cancelling its work"}});
+      std::fflush(nullptr);
+      std::_Exit(kExitRuntime);
+    }
+    canceller.join();
+  }
+  drainer.join();
+  return forced;
+}
+
 int run(const Options& opt, const sigset_t& signals) {
   auto cfg_result = effective_config(opt);
   if (!cfg_result) {
@@ -318,40 +403,17 @@ int run(const Options& opt, const sigset_t& signals) {
 
   // Declared in this order so that they are destroyed in reverse: the listeners stop before
   // the service and the engine they call go away.
-  std::unique_ptr<cuzk::engine::Engine> engine;
-  try {
-    engine = std::make_unique<cuzk::engine::Engine>(cfg);
-    engine->start();
-  } catch (const std::invalid_argument& e) {
-    log_event(Level::err, "startup failed", {{"error", e.what()}});
-    return kExitConfig;
-  } catch (const std::exception& e) {
-    log_event(Level::err, "startup failed", {{"error", e.what()}});
-    return kExitRuntime;
-  }
+  auto started = start_engine(cfg);
+  if (const int* rc = std::get_if<int>(&started)) return *rc;
+  auto& engine = std::get<std::unique_ptr<cuzk::engine::Engine>>(started);
   cuzk::server::ProvingService::Options service_options;
   service_options.version = CUZK_VERSION;
   service_options.max_request_bytes = cfg.daemon.max_message_bytes;
   service_options.bearer_token = access->token;
   cuzk::server::ProvingService service(*engine, service_options);
-  // The transport accepts a margin above the configured limit so that slightly oversized proof
-  // requests reach the service and get INVALID_ARGUMENT with the limit named; far larger ones are
-  // cut off by gRPC itself (RESOURCE_EXHAUSTED) before they are buffered.
-  const uint64_t transport_limit =
-      cfg.daemon.max_message_bytes + std::min<uint64_t>(cfg.daemon.max_message_bytes, 64ull << 20);
-  std::optional<cuzk::server::GrpcServer> server;
-  std::unique_ptr<cuzk::server::MetricsHttpServer> http;
+  Listeners listeners;
   try {
-    cuzk::server::GrpcServerOptions grpc_options{cfg.daemon.listen, transport_limit};
-    grpc_options.tls = access->tls;
-    server.emplace(std::move(grpc_options), service);
-    server->start();
-    if (!cfg.daemon.metrics_listen.empty()) {
-      http = std::make_unique<cuzk::server::MetricsHttpServer>(
-          cuzk::server::MetricsHttpServer::Options{cfg.daemon.metrics_listen, cfg.daemon.allow_remote},
-          [&service] { return service.metrics_text(); }, [&service] { return service.status_json(); });
-      http->start();
-    }
+    start_listeners(cfg, *access, service, listeners);
   } catch (const std::exception& e) {
     log_event(Level::err, "startup failed", {{"error", e.what()}});
     engine->shutdown(false);
@@ -360,59 +422,20 @@ int run(const Options& opt, const sigset_t& signals) {
 
   SignalWatcher watcher(signals);
   log_event(Level::info, "ready",
-            {{"listen", server->address()},
-             {"metrics", http ? http->address() : ""},
+            {{"listen", listeners.grpc->address()},
+             {"metrics", listeners.http ? listeners.http->address() : ""},
              {"version", CUZK_VERSION},
              {"pid", std::to_string(::getpid())}});
-  std::cout << "listening " << server->address() << std::endl;  // flushed: scripts wait for it
+  std::cout << "listening " << listeners.grpc->address() << std::endl;  // flushed: scripts wait for it
 
   watcher.wait_for(1, [] { return false; });
-
-  // The engine stops on helper threads, so that the main thread stays free to notice a second
-  // signal and to bound how long a forced stop may take.
-  bool drained = false;
-  bool cancelled = false;
-  const auto stop_engine = [&](bool drain, bool& done) {
-    return std::thread([&engine, &watcher, &done, drain] {
-      try {
-        engine->shutdown(drain);
-      } catch (const std::exception& e) {
-        log_event(Level::err, "engine shutdown failed", {{"error", e.what()}});
-      }
-      {
-        std::lock_guard lock(watcher.mutex());
-        done = true;
-      }
-      watcher.notify();
-    });
-  };
-  std::thread drainer = stop_engine(true, drained);
-  watcher.wait_for(2, [&] { return drained; });
-  bool forced = false;
-  {
-    std::lock_guard lock(watcher.mutex());
-    forced = !drained;
-  }
-  if (forced) {
-    std::thread canceller = stop_engine(false, cancelled);
-    // A stage that cannot be interrupted (key generation, a long MSM) would keep the process
-    // alive; a second signal asks for a prompt exit, so the wait is bounded.
-    constexpr auto kForcedStopLimit = std::chrono::seconds(5);
-    if (!watcher.wait_until(std::chrono::steady_clock::now() + kForcedStopLimit,
-                            [&] { return drained && cancelled; })) {
-      log_event(Level::err, "forced exit", {{"reason", "the engine was still busy 5 s after cancelling its work"}});
-      std::fflush(nullptr);
-      std::_Exit(kExitRuntime);
-    }
-    canceller.join();
-  }
-  drainer.join();
+  const bool forced = stop_engine(*engine, watcher);
 
   // Jobs are finished; give the calls in flight a moment to deliver their results.
   const auto grace = forced ? std::chrono::seconds(0) : std::chrono::seconds(5);
-  server->shutdown(std::chrono::system_clock::now() + grace);
-  server->wait();
-  if (http) http->stop();
+  listeners.grpc->shutdown(std::chrono::system_clock::now() + grace);
+  listeners.grpc->wait();
+  if (listeners.http) listeners.http->stop();
   log_event(Level::info, "stopped", {{"mode", forced ? "cancel" : "drain"}});
   return kExitOk;
 }
