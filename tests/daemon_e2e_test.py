@@ -9,7 +9,8 @@ cancel of queued and running jobs; a CRITICAL job overtaking queued NORMAL work;
 timeout; bad requests (unknown kind, empty / garbage / wrong-size witness, oversized message,
 unknown circuit) answered with INVALID_ARGUMENT while the daemon keeps serving; 100 MiB hostile
 vanilla_proofs from three clients refused fast while a fourth proves, memory back after; the unix
-socket's 0600 mode; metrics; and a SIGTERM drain that finishes in-flight work and exits 0.
+socket's 0600 mode; metrics; a SIGTERM drain that finishes in-flight work and exits 0; and a second
+SIGTERM that cancels a long job and exits 0 within the forced-stop bound.
 """
 
 import json
@@ -134,6 +135,44 @@ def hostile_requests(addr, pb, pid):
     time.sleep(0.5)
     grown = rss_bytes(pid) - rss0
     check(grown < 256 << 20, f"daemon RSS after the hostile requests: {grown >> 20:+d} MiB")
+
+
+def forced_stop(daemon, tmp, config):
+    """A second SIGTERM during a long job (TEST-ONLY key generation for chain:2^20, tens of seconds on
+    two cores) cancels it instead of waiting: the daemon exits 0 within the forced-stop bound and
+    logs mode=cancel, and the job's caller is answered (CANCELLED, or the call cut off)."""
+    log_path = os.path.join(tmp, "daemon.log")
+    proc, sock = start_daemon(daemon, tmp, config + '[srs]\ntest_keys = "memory"\n')
+    answer = []
+
+    def long_prove():
+        with dc.Client(f"unix://{sock}") as cc:
+            try:
+                answer.append(cc.prove("chain:2^20", partition_inputs=[b"long"], timeout=120)["status"])
+            except dc.RpcFailed as e:
+                answer.append(e.code)
+
+    th = threading.Thread(target=long_prove)
+    try:
+        th.start()
+        deadline = time.time() + 30
+        while time.time() < deadline and "what=test_keys circuit=chain:1048576" not in open(log_path).read():
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        t0 = time.time()
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(60)
+        took = time.time() - t0
+        th.join(60)
+        log = open(log_path).read()
+        check(rc == 0, f"daemon exit code after a second SIGTERM: {rc}")
+        check(took < 10, f"the forced stop took {took:.1f} s (bound: 5 s for the engine)")
+        check("stopped mode=cancel" in log, "the daemon logged stopped mode=cancel")
+        check(answer and answer[0] != "COMPLETED", f"the long job was not completed but answered: {answer}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def main():
@@ -270,6 +309,7 @@ zkey = "{src}/tests/zkey/mul3.zkey"
         c.close()
         if proc.poll() is None:
             proc.kill()
+    forced_stop(daemon, tmp, config)
     if FAILURES:
         print(open(os.path.join(tmp, "daemon.log")).read()[-4000:])
         print(f"{len(FAILURES)} check(s) failed")
