@@ -2,9 +2,9 @@
 // administration, plus an in-process PCE benchmark. Exit codes: 0 success, 1 a failure (an RPC
 // error, a failed or invalid proof, a spawned daemon that did not exit cleanly), 2 bad usage.
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <exception>
 #include <iostream>
-#include <chrono>
 #include <memory>
 #include <string>
 #include <tuple>
