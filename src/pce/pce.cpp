@@ -189,86 +189,103 @@ bool is_canonical(const Fr& v) {
   return ff::less_than(v.raw(), Fr::MOD);
 }
 
+// The dictionary: canonical, non-zero, and +1 / -1 first unless the coefficients are stored in full.
+std::string check_dictionary(std::span<const Fr> dictionary, CoeffEncoding encoding, const std::string& where) {
+  for (uint64_t i = 0; i < dictionary.size(); ++i) {
+    if (!is_canonical(dictionary[i])) return where + ": dictionary entry " + std::to_string(i) + " is not < r";
+    if (dictionary[i].is_zero()) return where + ": dictionary entry " + std::to_string(i) + " is zero";
+  }
+  if (encoding != CoeffEncoding::Full) {
+    if (dictionary[kCoeffPlusOne] != Fr::one()) return where + ": dictionary entry 0 is not +1";
+    if (dictionary[kCoeffMinusOne] != -Fr::one()) return where + ": dictionary entry 1 is not -1";
+  }
+  return {};
+}
+
+// Row pointers from 0 to nnz, never decreasing: checked first, so that the entries' check only reads
+// entries that exist.
+std::string check_row_pointers(const MatrixView& v, const std::string& name, ThreadPool& pool) {
+  if (v.row_begin(0) != 0) return name + ".row_ptr[0] is not 0";
+  if (v.row_begin(v.rows) != v.nnz) {
+    return name + ".row_ptr[" + std::to_string(v.rows) + "] = " + std::to_string(v.row_begin(v.rows)) +
+           ", expected nnz = " + std::to_string(v.nnz);
+  }
+  FirstError err;
+  pool.parallel_chunks(v.rows, 1 << 16, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r) {
+      if (v.row_end(r) < v.row_begin(r)) {
+        err.report(r, name + ".row_ptr decreases at row " + std::to_string(r));
+        return;
+      }
+    }
+  });
+  return err.any() ? err.take() : std::string();
+}
+
+// One entry of a row: its column below the width and above the previous one, its coefficient
+// canonical and non-zero (in full) or a dictionary index. Empty when valid.
+std::string check_entry(const MatrixView& v, const PceInfo& in, const std::string& name, size_t r, uint64_t k,
+                        uint64_t prev) {
+  const uint64_t col = v.col[k];
+  if (col >= in.num_columns()) {
+    return name + ".col[" + std::to_string(k) + "] = " + std::to_string(col) + " is not < width " +
+           std::to_string(in.num_columns()) + " (row " + std::to_string(r) + ")";
+  }
+  if (k > v.row_begin(r) && col <= prev) {
+    return name + " row " + std::to_string(r) + " columns are not strictly increasing";
+  }
+  if (in.encoding == CoeffEncoding::Full) {
+    if (!is_canonical(v.values[k]) || v.values[k].is_zero()) {
+      return name + ".coeff[" + std::to_string(k) + "] is zero or not < r";
+    }
+    return {};
+  }
+  const uint64_t idx = in.encoding == CoeffEncoding::Dict8 ? v.idx8[k] : v.idx16[k];
+  if (idx >= in.dict_size) {
+    return name + ".coeff[" + std::to_string(k) + "] = " + std::to_string(idx) + " is not < dictionary size " +
+           std::to_string(in.dict_size);
+  }
+  return {};
+}
+
+// Every entry of matrix m, marking the densities the columns imply.
+std::string check_entries(const MatrixView& v, uint32_t m, const std::string& name, const PceInfo& in,
+                          DensityBuilder& density, ThreadPool& pool) {
+  FirstError err;
+  pool.parallel_chunks(v.rows, 4096, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1 && !err.any(); ++r) {
+      uint64_t prev = 0;
+      for (uint64_t k = v.row_begin(r), e = v.row_end(r); k < e; ++k) {
+        if (std::string why = check_entry(v, in, name, r, k, prev); !why.empty()) {
+          err.report(r, std::move(why));
+          return;
+        }
+        prev = v.col[k];
+        density.mark(static_cast<MatrixId>(m), prev);
+      }
+    }
+  });
+  return err.any() ? err.take() : std::string();
+}
+
 }  // namespace
 
 std::string Pce::validate_structure() const {
   const PceInfo& in = info_;
   const std::string where = in.circuit_id.empty() ? "PCE" : "PCE '" + in.circuit_id + "'";
   if (!storage_) return where + ": empty (no sections)";
-  // Dictionary.
-  for (uint64_t i = 0; i < dictionary_.size(); ++i) {
-    if (!is_canonical(dictionary_[i])) return where + ": dictionary entry " + std::to_string(i) + " is not < r";
-    if (dictionary_[i].is_zero()) return where + ": dictionary entry " + std::to_string(i) + " is zero";
-  }
-  if (in.encoding != CoeffEncoding::Full) {
-    if (dictionary_[kCoeffPlusOne] != Fr::one()) return where + ": dictionary entry 0 is not +1";
-    if (dictionary_[kCoeffMinusOne] != -Fr::one()) return where + ": dictionary entry 1 is not -1";
-  }
+  if (std::string why = check_dictionary(dictionary_, in.encoding, where); !why.empty()) return why;
   ThreadPool& pool = ThreadPool::global();
-  const uint64_t width = in.num_columns();
-  const uint64_t dict = in.dict_size;
+  static constexpr const char* kNames[3] = {"A", "B", "C"};
+  for (uint32_t m = 0; m < 3; ++m) {
+    if (std::string why = check_row_pointers(matrices_[m], kNames[m], pool); !why.empty()) return where + ": " + why;
+  }
   // Recomputed densities, one word array per bitmap, filled with atomic ORs.
   DensityBuilder density(in.num_inputs, in.num_aux);
-  static constexpr const char* kNames[3] = {"A", "B", "C"};
-  // Pass 1: row pointers, so that pass 2 only reads entries that exist.
   for (uint32_t m = 0; m < 3; ++m) {
-    const MatrixView& v = matrices_[m];
-    const std::string name = kNames[m];
-    if (v.row_begin(0) != 0) return where + ": " + name + ".row_ptr[0] is not 0";
-    if (v.row_begin(v.rows) != v.nnz) {
-      return where + ": " + name + ".row_ptr[" + std::to_string(v.rows) + "] = " + std::to_string(v.row_begin(v.rows)) +
-             ", expected nnz = " + std::to_string(v.nnz);
+    if (std::string why = check_entries(matrices_[m], m, kNames[m], in, density, pool); !why.empty()) {
+      return where + ": " + why;
     }
-    FirstError err;
-    pool.parallel_chunks(v.rows, 1 << 16, [&](size_t r0, size_t r1) {
-      for (size_t r = r0; r < r1; ++r) {
-        if (v.row_end(r) < v.row_begin(r)) {
-          err.report(r, where + ": " + name + ".row_ptr decreases at row " + std::to_string(r));
-          return;
-        }
-      }
-    });
-    if (err.any()) return err.take();
-  }
-  // Pass 2: columns, coefficients, and the densities they imply.
-  for (uint32_t m = 0; m < 3; ++m) {
-    const MatrixView& v = matrices_[m];
-    const std::string name = kNames[m];
-    FirstError err;
-    pool.parallel_chunks(v.rows, 4096, [&](size_t r0, size_t r1) {
-      for (size_t r = r0; r < r1 && !err.any(); ++r) {
-        const uint64_t b = v.row_begin(r), e = v.row_end(r);
-        uint64_t prev = 0;
-        for (uint64_t k = b; k < e; ++k) {
-          const uint64_t col = v.col[k];
-          if (col >= width) {
-            err.report(r, where + ": " + name + ".col[" + std::to_string(k) + "] = " + std::to_string(col) +
-                              " is not < width " + std::to_string(width) + " (row " + std::to_string(r) + ")");
-            return;
-          }
-          if (k > b && col <= prev) {
-            err.report(r, where + ": " + name + " row " + std::to_string(r) + " columns are not strictly increasing");
-            return;
-          }
-          prev = col;
-          if (in.encoding == CoeffEncoding::Full) {
-            if (!is_canonical(v.values[k]) || v.values[k].is_zero()) {
-              err.report(r, where + ": " + name + ".coeff[" + std::to_string(k) + "] is zero or not < r");
-              return;
-            }
-          } else {
-            const uint64_t idx = in.encoding == CoeffEncoding::Dict8 ? v.idx8[k] : v.idx16[k];
-            if (idx >= dict) {
-              err.report(r, where + ": " + name + ".coeff[" + std::to_string(k) + "] = " + std::to_string(idx) +
-                                " is not < dictionary size " + std::to_string(dict));
-              return;
-            }
-          }
-          density.mark(static_cast<MatrixId>(m), col);
-        }
-      }
-    });
-    if (err.any()) return err.take();
   }
   static constexpr const char* kDensityErrors[3] = {"A.aux_density does not match matrix A",
                                                     "B.input_density does not match matrix B",
