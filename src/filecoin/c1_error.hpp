@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "util/lifetimebound.hpp"
+
 namespace cuzk::filecoin {
 
 class C1Error : public std::runtime_error {
@@ -31,9 +33,10 @@ class JsonPath {
   JsonPath(const JsonPath* parent, size_t index) : parent_(parent), index_(index) {}
 
   // A child points at its parent: chaining on a temporary (`p.field("a").field("b").fail(...)`) is
-  // fine within one expression, but a path kept in a variable must extend a named path.
-  JsonPath field(const char* key) const { return JsonPath(this, key); }
-  JsonPath at(size_t index) const { return JsonPath(this, index); }
+  // fine within one expression, but a path kept in a variable must extend a named path (clang
+  // reports the other case: CUZK_LIFETIMEBOUND).
+  JsonPath field(const char* key) const CUZK_LIFETIMEBOUND { return JsonPath(this, key); }
+  JsonPath at(size_t index) const CUZK_LIFETIMEBOUND { return JsonPath(this, index); }
 
   std::string str() const {
     std::string s = parent_ ? parent_->str() : std::string();
