@@ -156,7 +156,9 @@ struct Validator {
     return rows;
   }
 
-  void check_challenge(const VanillaProof& vp, uint64_t expected, const JsonPath& p) {
+  // The challenge the proof answers: one labeling proof per layer, in range, and the one derived
+  // from the C1's randomness. Returns it.
+  uint64_t check_challenge_node(const VanillaProof& vp, uint64_t expected, const JsonPath& p) {
     const JsonPath lps = p.field("labeling_proofs");
     if (vp.labeling_proofs.size() != rp.shape.layers) {
       lps.fail("expected " + std::to_string(rp.shape.layers) + " labeling proofs (one per layer), got " +
@@ -175,12 +177,11 @@ struct Validator {
       lps.at(0).field("node").fail("challenge " + std::to_string(c) + " is not the one derived from " + from + " (" +
                                    std::to_string(expected) + ")");
     }
-    for (size_t l = 0; l < vp.labeling_proofs.size(); ++l) {
-      check_labeling(vp.labeling_proofs[l], static_cast<uint32_t>(l + 1), c, lps.at(l));
-    }
-    check_labeling(vp.encoding_proof, rp.shape.layers, c, p.field("encoding_proof"));
+    return c;
+  }
 
-    // Tree D: the data leaf at the challenge, under comm_d.
+  // Tree D: the data leaf at the challenge, under comm_d.
+  void check_tree_d(const VanillaProof& vp, uint64_t c, const JsonPath& p) {
     const JsonPath dp = p.field("comm_d_proofs");
     const uint64_t d_index = check_merkle(vp.comm_d_proofs, tree_d, dp, verify_paths, TreeHasher::kSha256);
     const JsonPath ddata = dp.field("data");
@@ -188,11 +189,14 @@ struct Validator {
     if (d_index != c)
       dsingle.field("path").fail("proves leaf " + std::to_string(d_index) + ", not the challenge " + std::to_string(c));
     if (vp.comm_d_proofs.root != c1.comm_d) dsingle.field("root").fail("does not equal comm_d");
+  }
 
-    // Columns: the challenged one, then its 6 DRG and 8 expander parents.
+  // Columns: the challenged one, then its 6 DRG and 8 expander parents, each at the node the SDR
+  // graph says. Returns the challenged column's rows.
+  std::vector<Fr> check_columns(const VanillaProof& vp, uint64_t c, const JsonPath& p) {
     const JsonPath rcp = p.field("replica_column_proofs");
     const auto& cols = vp.replica_column_proofs;
-    const std::vector<Fr> cx_rows = check_column(cols.c_x, rcp.field("c_x"));
+    std::vector<Fr> cx_rows = check_column(cols.c_x, rcp.field("c_x"));
     if (cols.c_x.column.index != c) {
       rcp.field("c_x").field("column").field("index").fail("expected the challenged node " + std::to_string(c) +
                                                            ", got " + std::to_string(cols.c_x.column.index));
@@ -223,9 +227,12 @@ struct Validator {
     };
     check_parents(cols.drg_parents, graph.base_parents(c), "drg_parents", "DRG");
     check_parents(cols.exp_parents, graph.expanded_parents(c), "exp_parents", "expander");
+    return cx_rows;
+  }
 
-    // Tree R: the replica node at the challenge, i.e. the last layer's label plus the data
-    // (the "encode" step the circuit re-does), under comm_r_last.
+  // Tree R: the replica node at the challenge, i.e. the last layer's label plus the data (the
+  // "encode" step the circuit re-does), under comm_r_last.
+  void check_tree_r(const VanillaProof& vp, uint64_t c, const std::vector<Fr>& cx_rows, const JsonPath& p) {
     const JsonPath rp_path = p.field("comm_r_last_proof");
     const uint64_t r_index = check_merkle(vp.comm_r_last_proof, tree_rc, rp_path, verify_paths, TreeHasher::kPoseidon);
     if (r_index != c) {
@@ -242,6 +249,18 @@ struct Validator {
       }
     }
     comm_r_last.check(vp.comm_r_last_proof, rp_path);
+  }
+
+  void check_challenge(const VanillaProof& vp, uint64_t expected, const JsonPath& p) {
+    const uint64_t c = check_challenge_node(vp, expected, p);
+    const JsonPath lps = p.field("labeling_proofs");
+    for (size_t l = 0; l < vp.labeling_proofs.size(); ++l) {
+      check_labeling(vp.labeling_proofs[l], static_cast<uint32_t>(l + 1), c, lps.at(l));
+    }
+    check_labeling(vp.encoding_proof, rp.shape.layers, c, p.field("encoding_proof"));
+    check_tree_d(vp, c, p);
+    const std::vector<Fr> cx_rows = check_columns(vp, c, p);
+    check_tree_r(vp, c, cx_rows, p);
   }
 
   void run() {
