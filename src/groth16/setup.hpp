@@ -28,6 +28,7 @@
 #include "ec/bls12_381.hpp"
 #include "groth16/keys.hpp"
 #include "pce/pce.hpp"
+#include "util/lifetimebound.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
@@ -88,7 +89,7 @@ class FixedBaseTable {
   unsigned window_bits() const { return w_; }
   unsigned num_windows() const { return windows_; }
   // Window i, digit d (1..2^w - 1) lies at [i * (2^w - 1) + d - 1] (for device copies).
-  std::span<const Affine> entries() const { return table_; }
+  std::span<const Affine> entries() const CUZK_LIFETIMEBOUND { return table_; }
   Jacobian mul(const Fr& k) const;
   // out[i] = scalars[i] * P in affine (identity for 0), multi-threaded; sizes must match.
   // `progress`, when given, is called with the number of points finished by each chunk.

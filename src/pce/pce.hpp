@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ff/bls12_381.hpp"
+#include "util/lifetimebound.hpp"
 
 namespace cuzk::pce {
 
@@ -127,24 +128,26 @@ class Pce {
   Pce(PceInfo info, std::array<std::span<const std::byte>, kNumSections> sections,
       std::shared_ptr<const PceStorage> storage);
 
-  const PceInfo& info() const { return info_; }
+  // The accessors below return views into the sections: valid while this Pce (or a copy sharing
+  // its storage) lives.
+  const PceInfo& info() const CUZK_LIFETIMEBOUND { return info_; }
   uint64_t num_inputs() const { return info_.num_inputs; }
   uint64_t num_aux() const { return info_.num_aux; }
   uint64_t num_constraints() const { return info_.num_constraints; }
   uint64_t num_columns() const { return info_.num_columns(); }
   CoeffEncoding encoding() const { return info_.encoding; }
 
-  std::span<const Fr> dictionary() const { return dictionary_; }
-  const MatrixView& matrix(MatrixId m) const { return matrices_[static_cast<size_t>(m)]; }
-  const MatrixView& a() const { return matrices_[0]; }
-  const MatrixView& b() const { return matrices_[1]; }
-  const MatrixView& c() const { return matrices_[2]; }
-  DensityView a_aux_density() const { return density_[0]; }
-  DensityView b_input_density() const { return density_[1]; }
-  DensityView b_aux_density() const { return density_[2]; }
+  std::span<const Fr> dictionary() const CUZK_LIFETIMEBOUND { return dictionary_; }
+  const MatrixView& matrix(MatrixId m) const CUZK_LIFETIMEBOUND { return matrices_[static_cast<size_t>(m)]; }
+  const MatrixView& a() const CUZK_LIFETIMEBOUND { return matrices_[0]; }
+  const MatrixView& b() const CUZK_LIFETIMEBOUND { return matrices_[1]; }
+  const MatrixView& c() const CUZK_LIFETIMEBOUND { return matrices_[2]; }
+  DensityView a_aux_density() const CUZK_LIFETIMEBOUND { return density_[0]; }
+  DensityView b_input_density() const CUZK_LIFETIMEBOUND { return density_[1]; }
+  DensityView b_aux_density() const CUZK_LIFETIMEBOUND { return density_[2]; }
 
-  std::span<const std::byte> section(Section s) const { return sections_[section_index(s)]; }
-  const std::array<std::span<const std::byte>, kNumSections>& sections() const { return sections_; }
+  std::span<const std::byte> section(Section s) const CUZK_LIFETIMEBOUND { return sections_[section_index(s)]; }
+  const std::array<std::span<const std::byte>, kNumSections>& sections() const CUZK_LIFETIMEBOUND { return sections_; }
 
   // Coefficient k of matrix m (a lookup through the dictionary unless the encoding is Full).
   Fr coefficient(MatrixId m, uint64_t k) const;

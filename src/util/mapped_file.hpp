@@ -8,6 +8,8 @@
 #include <span>
 #include <string>
 
+#include "util/lifetimebound.hpp"
+
 namespace cuzk {
 
 // Closes the descriptor on destruction; move-only.
@@ -68,9 +70,9 @@ class MappedFile {
   // Maps the whole file.
   static MappedFile open(const std::string& path, const MapOptions& options = {});
 
-  const std::byte* data() const { return data_; }
+  const std::byte* data() const CUZK_LIFETIMEBOUND { return data_; }
   size_t size() const { return size_; }
-  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  std::span<const std::byte> bytes() const CUZK_LIFETIMEBOUND { return {data_, size_}; }
   // Drops the whole pages inside [p, p + bytes) of this mapping from the process's resident set
   // (MADV_DONTNEED; the file's page cache keeps them, a later read faults them back). For data read
   // once, e.g. a 47 GB .params file decoded into points: the mapping then never holds it all.
@@ -100,11 +102,11 @@ class PageBuffer {
   PageBuffer(const PageBuffer&) = delete;
   PageBuffer& operator=(const PageBuffer&) = delete;
 
-  std::byte* data() { return data_; }
-  const std::byte* data() const { return data_; }
+  std::byte* data() CUZK_LIFETIMEBOUND { return data_; }
+  const std::byte* data() const CUZK_LIFETIMEBOUND { return data_; }
   size_t size() const { return size_; }
-  std::span<std::byte> bytes() { return {data_, size_}; }
-  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  std::span<std::byte> bytes() CUZK_LIFETIMEBOUND { return {data_, size_}; }
+  std::span<const std::byte> bytes() const CUZK_LIFETIMEBOUND { return {data_, size_}; }
 
  private:
   void release();
