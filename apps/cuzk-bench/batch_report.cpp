@@ -160,9 +160,8 @@ void daemon_json(const DaemonStats& d, const BatchRun& run, nlohmann::json& json
   json["memory_waits"] = d.memory_waits;  // reservations that waited for room (from every client of the daemon)
 }
 
-void fill_json(const BatchOptions& o, const BatchRun& run, const AnswerStats& a, const DaemonStats& d, uint64_t failed,
-               nlohmann::json& json) {
-  const Throughput tp(a.ok, run.wall_s);
+void fill_json(const BatchOptions& o, const BatchRun& run, const AnswerStats& a, const DaemonStats& d,
+               const Throughput& tp, uint64_t failed, nlohmann::json& json) {
   json["command"] = "batch";
   json["circuit"] = o.circuit;
   json["partitions"] = o.partitions;
@@ -220,8 +219,7 @@ void print_failures(const BatchOptions& o, const BatchRun& run, const AnswerStat
 }
 
 void print_text(const BatchOptions& o, const BatchRun& run, const AnswerStats& a, const DaemonStats& d,
-                uint64_t failed) {
-  const Throughput tp(a.ok, run.wall_s);
+                const Throughput& tp, uint64_t failed) {
   KeyValues kv;
   kv.add("circuit", o.circuit + " (" + std::to_string(o.partitions) +
                         (o.partitions == 1 ? " partition" : " partitions") + " per proof)");
@@ -256,8 +254,9 @@ uint64_t report_batch(const GlobalOptions& g, const BatchOptions& o, const Batch
   for (const ProofRecord& r : run.records) a.add(r, o.no_verify);
   const DaemonStats d(run.samples, a);
   const uint64_t failed = o.count - a.ok - a.cancelled;  // not attempted (interrupted) counts as failed
-  fill_json(o, run, a, d, failed, json);
-  if (!g.json) print_text(o, run, a, d, failed);
+  const Throughput tp(a.ok, run.wall_s);
+  fill_json(o, run, a, d, tp, failed, json);
+  if (!g.json) print_text(o, run, a, d, tp, failed);
   return failed;
 }
 

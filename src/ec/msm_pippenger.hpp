@@ -83,6 +83,11 @@ Jacobian<C> sum_indexed(const Bases& bases, std::span<const uint32_t> idx, Threa
   return acc;
 }
 
+// Whether o sets a knob of the jobs path (window_bits, splits, batch, jacobian_buckets, chunk).
+inline bool sets_jobs_knob(const MsmConfig& o) {
+  return o.window_bits || o.splits || o.batch || o.jacobian_buckets || o.chunk;
+}
+
 // The configuration for nbig non-trivial scalars: msm_default_config's, with what opt.config sets.
 // Setting a knob of the jobs path (window_bits, splits, batch, jacobian_buckets, chunk) without a
 // path asks for the jobs path.
@@ -94,9 +99,7 @@ MsmConfig resolve_config(size_t nbig, size_t num_bases, const MsmOptions& opt, u
   if (opt.config) {
     const MsmConfig& o = *opt.config;
     path = o.path;
-    if (path == MsmPath::kAuto && (o.window_bits || o.splits || o.batch || o.jacobian_buckets || o.chunk)) {
-      path = MsmPath::kJobs;
-    }
+    if (path == MsmPath::kAuto && sets_jobs_knob(o)) path = MsmPath::kJobs;
   }
   MsmConfig cfg = msm_default_config(nbig, threads, !std::is_same_v<C, G1Config>, endo, path);
   if (!opt.config) return cfg;
@@ -191,8 +194,7 @@ template <class C, class Traits, class Bases, class Scalars>
 Jacobian<C> sum_big(const Bases& bases, const Scalars& scalars, const uint64_t* dens, const BlockOffsets& off,
                     size_t nbig, const MsmOptions& opt, ThreadPool& pool) {
   const MsmConfig* oc = opt.config;
-  const bool automatic = !oc || (oc->path == MsmPath::kAuto && oc->endo == MsmEndo::kAuto && !oc->window_bits &&
-                                 !oc->splits && !oc->batch && !oc->jacobian_buckets && !oc->chunk);
+  const bool automatic = !oc || (oc->path == MsmPath::kAuto && oc->endo == MsmEndo::kAuto && !sets_jobs_knob(*oc));
   if (nbig <= kDirectMaxScalars && automatic) return run_direct<C, Traits>(bases, scalars, dens, off);
   const MsmConfig cfg = resolve_config<C>(nbig, bases.size(), opt, pool.size());
   if (cfg.path == MsmPath::kShared) {

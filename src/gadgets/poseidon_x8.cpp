@@ -23,7 +23,7 @@ namespace {
 using namespace ff::ifma52;
 
 // A constant stored times 16: its product with a state value keeps the state's Montgomery form.
-Limbs52 times16(const Fr& v) {
+Limbs52 constant_times16(const Fr& v) {
   Limbs52 r;
   to_limbs52_times16(r.v, v);
   return r;
@@ -39,18 +39,18 @@ struct Tables {
 Tables build_tables(const PoseidonConstants& c) {
   Tables t;
   for (const Fr& k : c.compressed_round_constants) {
-    t.k.push_back(times16(k));
+    t.k.push_back(constant_times16(k));
     t.k_plain.push_back(split52(k.raw()));
   }
   for (size_t i = 0; i < c.width; ++i) {
     for (size_t j = 0; j < c.width; ++j) {
-      t.mds.push_back(times16(c.mds.at(i, j)));
-      t.pre_sparse.push_back(times16(c.pre_sparse_matrix.at(i, j)));
+      t.mds.push_back(constant_times16(c.mds.at(i, j)));
+      t.pre_sparse.push_back(constant_times16(c.pre_sparse_matrix.at(i, j)));
     }
   }
   for (const PoseidonSparseMatrix& m : c.sparse_matrices) {
-    for (const Fr& w : m.w_hat) t.w_hat.push_back(times16(w));
-    for (const Fr& v : m.v_rest) t.v_rest.push_back(times16(v));
+    for (const Fr& w : m.w_hat) t.w_hat.push_back(constant_times16(w));
+    for (const Fr& v : m.v_rest) t.v_rest.push_back(constant_times16(v));
   }
   return t;
 }

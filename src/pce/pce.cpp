@@ -222,16 +222,16 @@ std::string check_row_pointers(const MatrixView& v, const std::string& name, Thr
   return err.any() ? err.take() : std::string();
 }
 
-// One entry of a row: its column below the width and above the previous one, its coefficient
-// canonical and non-zero (in full) or a dictionary index. Empty when valid.
+// One entry of a row: its column below the width and above the previous entry's (unless `first`),
+// its coefficient canonical and non-zero (in full) or a dictionary index. Empty when valid.
 std::string check_entry(const MatrixView& v, const PceInfo& in, const std::string& name, size_t r, uint64_t k,
-                        uint64_t prev) {
+                        bool first, uint64_t prev) {
   const uint64_t col = v.col[k];
   if (col >= in.num_columns()) {
     return name + ".col[" + std::to_string(k) + "] = " + std::to_string(col) + " is not < width " +
            std::to_string(in.num_columns()) + " (row " + std::to_string(r) + ")";
   }
-  if (k > v.row_begin(r) && col <= prev) {
+  if (!first && col <= prev) {
     return name + " row " + std::to_string(r) + " columns are not strictly increasing";
   }
   if (in.encoding == CoeffEncoding::Full) {
@@ -255,8 +255,8 @@ std::string check_entries(const MatrixView& v, uint32_t m, const std::string& na
   pool.parallel_chunks(v.rows, 4096, [&](size_t r0, size_t r1) {
     for (size_t r = r0; r < r1 && !err.any(); ++r) {
       uint64_t prev = 0;
-      for (uint64_t k = v.row_begin(r), e = v.row_end(r); k < e; ++k) {
-        if (std::string why = check_entry(v, in, name, r, k, prev); !why.empty()) {
+      for (uint64_t b = v.row_begin(r), k = b, e = v.row_end(r); k < e; ++k) {
+        if (std::string why = check_entry(v, in, name, r, k, k == b, prev); !why.empty()) {
           err.report(r, std::move(why));
           return;
         }

@@ -4,8 +4,6 @@
 // code, latency histograms). Blocking calls (Prove, AwaitProof) wait in short slices so that a
 // client's deadline, its cancellation and a server shutdown all end the wait promptly; the job
 // itself keeps running unless it is cancelled through CancelProof.
-#include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
