@@ -20,14 +20,20 @@ struct AffinePoint {
   __device__ __forceinline__ bool is_on_curve() const { return is_identity() || y.sqr() == x.sqr() * x + C::b(); }
 };
 
-// x * y - z * w: one shared Montgomery reduction where the field has dot2 (Fq), two products
-// otherwise (Fq2).
-template <class F>
-__device__ __forceinline__ F mul_sub(const F& x, const F& y, const F& z, const F& w) {
-  if constexpr (requires { F::dot2(x, y, z, w); })
-    return F::dot2(x, y, z, -w);
-  else
-    return x * y - z * w;
+// x * y - z * w with shared Montgomery reductions: Fq::dot2 on G1; on G2 two dots of four
+// (Fq2::mul_sub) in the full addition and doubling, two plain products in the mixed ones (their
+// registers: the G2 bucket accumulation spills already).
+__device__ __forceinline__ Fq mul_sub(const Fq& x, const Fq& y, const Fq& z, const Fq& w) {
+  return Fq::dot2(x, y, z, -w);
+}
+__device__ __forceinline__ Fq2 mul_sub(const Fq2& x, const Fq2& y, const Fq2& z, const Fq2& w) {
+  return Fq2::mul_sub(x, y, z, w);
+}
+__device__ __forceinline__ Fq mul_sub_lean(const Fq& x, const Fq& y, const Fq& z, const Fq& w) {
+  return mul_sub(x, y, z, w);
+}
+__device__ __forceinline__ Fq2 mul_sub_lean(const Fq2& x, const Fq2& y, const Fq2& z, const Fq2& w) {
+  return x * y - z * w;
 }
 
 template <class C>
@@ -52,7 +58,7 @@ struct XyzzPoint {
     const F M = x2.dbl() + x2;
     XyzzPoint r;
     r.X = M.sqr() - S.dbl();
-    r.Y = mul_sub(M, S - r.X, W, p.y);
+    r.Y = mul_sub_lean(M, S - r.X, W, p.y);
     r.ZZ = V;
     r.ZZZ = W;
     return r;
@@ -86,7 +92,7 @@ struct XyzzPoint {
     r.ZZZ = ZZZ * PPP;
     const F Q = X * PP;
     r.X = R.sqr() - PPP - Q.dbl();
-    r.Y = mul_sub(R, Q - r.X, Y, PPP);
+    r.Y = mul_sub_lean(R, Q - r.X, Y, PPP);
     return r;
   }
 

@@ -172,7 +172,7 @@ struct MontField {
   // word-0 accumulator is v with u[1] added to its low word, and the next word-1 accumulator is u
   // shifted down two words, with that addition's carry entering its low word.
   __device__ __forceinline__ static MontField mul_even_odd(const MontField& a, const MontField& b) {
-    return even_odd_rounds<false>(a, b, a, b);
+    return even_odd_rounds<1>({a}, {b});
   }
 
   // a * b + c * d (Montgomery, fully reduced) with one reduction for both products: the even/odd
@@ -182,16 +182,22 @@ struct MontField {
   // (Fq has three, Fr one). The result T_N < (2p^2 + W^N p) / W^N < 2p, so one subtraction ends.
   __device__ __forceinline__ static MontField dot2(const MontField& a, const MontField& b, const MontField& c,
                                                    const MontField& d) {
-    static_assert(P::mod(N - 1) < (1u << 30), "dot2 keeps its sums below 4p < 2^(32N)");
-    return even_odd_rounds<true>(a, b, c, d);
+    return dot<2>({a, c}, {b, d});
+  }
+  // sum_k a[k] * b[k] with one reduction: the bound becomes T_i < (K + 2) p, so (K + 2) p < W^N
+  // (Fq: K <= 4); the result stays below (K p / W^N + 1) p < 2p.
+  template <int K>
+  __device__ __forceinline__ static MontField dot(const MontField (&a)[K], const MontField (&b)[K]) {
+    static_assert(K >= 2 && (uint64_t{P::mod(N - 1)} + 1) * (K + 2) <= (uint64_t{1} << 32),
+                  "dot keeps its sums below (K + 2) p < 2^(32N)");
+    return even_odd_rounds<K>(a, b);
   }
 
  private:
   // The even/odd rounds of mul_even_odd; with kDot, c * d[i] is added beside a * b[i] before each
   // round's reduction (dot2).
-  template <bool kDot>
-  __device__ __forceinline__ static MontField even_odd_rounds(const MontField& a, const MontField& b,
-                                                              const MontField& c, const MontField& d) {
+  template <int K>
+  __device__ __forceinline__ static MontField even_odd_rounds(const MontField (&aa)[K], const MontField (&bb)[K]) {
     static_assert(N % 2 == 0 && N >= 4, "even/odd multiplication needs an even word count");
     uint32_t e[N], o[N], p[N];
 #pragma unroll
@@ -199,22 +205,25 @@ struct MontField {
       // Round 0: plain products, no carries (the halves of distinct products are distinct words).
 #pragma unroll
     for (int k = 0; k < N; k += 2) {
-      e[k] = ptx::mul_lo(a.w[k], b.w[0]);
-      e[k + 1] = ptx::mul_hi(a.w[k], b.w[0]);
-      o[k] = ptx::mul_lo(a.w[k + 1], b.w[0]);
-      o[k + 1] = ptx::mul_hi(a.w[k + 1], b.w[0]);
+      e[k] = ptx::mul_lo(aa[0].w[k], bb[0].w[0]);
+      e[k + 1] = ptx::mul_hi(aa[0].w[k], bb[0].w[0]);
+      o[k] = ptx::mul_lo(aa[0].w[k + 1], bb[0].w[0]);
+      o[k + 1] = ptx::mul_hi(aa[0].w[k + 1], bb[0].w[0]);
     }
-    if constexpr (kDot) add_product(e, o, c.w, d.w[0]);
+#pragma unroll
+    for (int t = 1; t < K; ++t) add_product(e, o, aa[t].w, bb[t].w[0]);
     reduce_round(e, o, p);
     // Rounds 1..N-1 alternate the roles of e and o (N is even, so round N-1 leaves u in o).
 #pragma unroll
     for (int i = 1; i < N; i += 2) {
-      mul_round(e, o, a.w, b.w[i]);
-      if constexpr (kDot) add_product(o, e, c.w, d.w[i]);
+      mul_round(e, o, aa[0].w, bb[0].w[i]);
+#pragma unroll
+      for (int t = 1; t < K; ++t) add_product(o, e, aa[t].w, bb[t].w[i]);
       reduce_round(o, e, p);
       if (i + 1 < N) {
-        mul_round(o, e, a.w, b.w[i + 1]);
-        if constexpr (kDot) add_product(e, o, c.w, d.w[i + 1]);
+        mul_round(o, e, aa[0].w, bb[0].w[i + 1]);
+#pragma unroll
+        for (int t = 1; t < K; ++t) add_product(e, o, aa[t].w, bb[t].w[i + 1]);
         reduce_round(e, o, p);
       }
     }
