@@ -18,6 +18,20 @@ namespace cuzk::bench {
 
 namespace {
 
+// A fresh private directory under $TMPDIR (or /tmp) for the daemon's socket and data.
+Result<std::string> make_temp_dir() {
+  const char* tmp_env = std::getenv("TMPDIR");
+  const std::string templ =
+      std::string(tmp_env != nullptr && *tmp_env != '\0' ? tmp_env : "/tmp") + "/cuzk-bench-XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (::mkdtemp(buf.data()) == nullptr) {
+    return make_error("cannot create a temporary directory from " + templ + ": " + std::strerror(errno) +
+                      " (set TMPDIR to a writable directory)");
+  }
+  return std::string(buf.data());
+}
+
 constexpr size_t kTailLines = 40;
 
 // A file descriptor closed on destruction.
@@ -103,16 +117,10 @@ Result<std::unique_ptr<SpawnedDaemon>> SpawnedDaemon::start(const SpawnOptions& 
   auto exe = resolve_executable(options.daemon);
   if (!exe) return make_error(exe.error());
 
-  const char* tmp_env = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp_env != nullptr && *tmp_env != '\0' ? tmp_env : "/tmp") + "/cuzk-bench-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  if (::mkdtemp(buf.data()) == nullptr) {
-    return make_error("cannot create a temporary directory from " + templ + ": " + std::strerror(errno) +
-                      " (set TMPDIR to a writable directory)");
-  }
+  auto temp_dir = make_temp_dir();
+  if (!temp_dir) return make_error(temp_dir.error());
   auto d = std::make_unique<SpawnedDaemon>(Key{});
-  d->temp_dir_ = buf.data();
+  d->temp_dir_ = *temp_dir;
   d->echo_stderr_ = options.echo_stderr;
   const std::string socket = d->temp_dir_ + "/cuzk.sock";
   if (socket.size() >= 100) {
@@ -175,31 +183,35 @@ Result<std::unique_ptr<SpawnedDaemon>> SpawnedDaemon::start(const SpawnOptions& 
 
   d->reader_ = std::thread([p = d.get(), o = out->read.release(), e = err->read.release()] { p->drain(o, e); });
 
-  const auto deadline = std::chrono::steady_clock::now() + options.start_timeout;
-  std::unique_lock lock(d->mu_);
-  for (;;) {
-    if (d->listening_) break;
+  if (auto err = d->wait_listening(*exe, options.start_timeout)) return make_error(*err);
+  return d;
+}
+
+std::optional<std::string> SpawnedDaemon::wait_listening(const std::string& exe, std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto with_tail = [this](std::string msg) {
+    const std::string tail = stderr_tail();
+    return msg + (tail.empty() ? std::string(" (its stderr was empty)") : "; its stderr ended with:\n" + tail);
+  };
+  std::unique_lock lock(mu_);
+  while (!listening_) {
     lock.unlock();
-    const auto reaped = d->try_reap();
+    const auto reaped = try_reap();
     lock.lock();
-    if (reaped || d->streams_closed_) {
+    if (reaped || streams_closed_) {
       lock.unlock();
-      const DaemonExit e = reaped ? *reaped : d->stop(std::chrono::seconds(5));
-      const std::string tail = d->stderr_tail();
-      return make_error("the daemon (" + *exe + ") ended before it was listening (" + e.describe() + ")" +
-                        (tail.empty() ? std::string(" (its stderr was empty)") : "; its stderr ended with:\n" + tail));
+      const DaemonExit e = reaped ? *reaped : stop(std::chrono::seconds(5));
+      return with_tail("the daemon (" + exe + ") ended before it was listening (" + e.describe() + ")");
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       lock.unlock();
-      const DaemonExit e = d->stop(std::chrono::seconds(5));
-      const std::string tail = d->stderr_tail();
-      return make_error("the daemon (" + *exe + ") did not print 'listening <addr>' within " +
-                        std::to_string(options.start_timeout.count()) + " s (stopped it: " + e.describe() + ")" +
-                        (tail.empty() ? std::string(" (its stderr was empty)") : "; its stderr ended with:\n" + tail));
+      const DaemonExit e = stop(std::chrono::seconds(5));
+      return with_tail("the daemon (" + exe + ") did not print 'listening <addr>' within " +
+                       std::to_string(timeout.count()) + " s (stopped it: " + e.describe() + ")");
     }
-    d->cv_.wait_for(lock, std::chrono::milliseconds(100));
+    cv_.wait_for(lock, std::chrono::milliseconds(100));
   }
-  return d;
+  return std::nullopt;
 }
 
 SpawnedDaemon::~SpawnedDaemon() {

@@ -65,6 +65,9 @@ class SpawnedDaemon {
   void drain(int out_fd, int err_fd);
   void on_line(bool is_stderr, std::string line);
   std::optional<DaemonExit> try_reap();
+  // Waits for the `listening` line: nothing once it came, else the error (with its stderr's tail)
+  // when the daemon ended first or the timeout passed, the daemon then stopped.
+  std::optional<std::string> wait_listening(const std::string& exe, std::chrono::seconds timeout);
 
   pid_t pid_ = -1;
   std::string temp_dir_, data_dir_, address_, listening_line_;
