@@ -257,18 +257,12 @@ class GpuProveRows {
   std::map<std::string, Case> cases_;
 };
 
-}  // namespace
-
-int run_speed(const SpeedOptions& o) {
-  const unsigned threads = ThreadPool::global().size();
-  Speed sp(o);
-  const G1 g1(ec::g1_generator());
-  const G2 g2(ec::g2_generator());
-
+// The CPU rows: field and curve operations, then NTT and MSM sizes by mode.
+void add_cpu_rows(Speed& sp, const SpeedOptions& o) {
   sp.add("fr_mul_ns", "Fr mul (255-bit)", "ns", [] { return field_mul_ns<Fr>(); });
   sp.add("fq_mul_ns", "Fq mul (381-bit)", "ns", [] { return field_mul_ns<Fq>(); });
-  sp.add("g1_add_ns", "G1 add (Jacobian)", "ns", [&] { return point_add_ns(g1); });
-  sp.add("g2_add_ns", "G2 add (Jacobian)", "ns", [&] { return point_add_ns(g2); });
+  sp.add("g1_add_ns", "G1 add (Jacobian)", "ns", [] { return point_add_ns(G1(ec::g1_generator())); });
+  sp.add("g2_add_ns", "G2 add (Jacobian)", "ns", [] { return point_add_ns(G2(ec::g2_generator())); });
   sp.add("pairing_us", "pairing", "us", [] {
     Xoshiro256 rng(6);
     auto p = G1(ec::g1_generator()).mul(Fr::random(rng)).to_affine();
@@ -296,7 +290,62 @@ int run_speed(const SpeedOptions& o) {
   for (unsigned k : g2_sizes)
     sp.add("g2_msm_2_" + std::to_string(k) + "_ms", "G2 MSM 2^" + std::to_string(k), "ms",
            [k] { return msm_ms<G2>(k); });
+}
 
+// GPU kernel rows (device-resident data; peers in BENCHMARKS.md W1.5).
+void add_gpu_kernel_rows([[maybe_unused]] Speed& sp, [[maybe_unused]] const SpeedOptions& o) {
+#ifdef CUZK_HAVE_CUDA
+  std::vector<unsigned> gpu_g1 = {20, 24, 26}, gpu_g2 = {20, 24};
+  if (o.full || !o.only.empty()) gpu_g1 = {20, 22, 24, 26, 27}, gpu_g2 = {20, 22, 24};
+  for (unsigned k : gpu_g1)
+    sp.add("gpu_msm_g1_2_" + std::to_string(k) + "_ms", "GPU G1 MSM 2^" + std::to_string(k), "ms",
+           [k] { return gpu_msm_ms(false, k); });
+  for (unsigned k : gpu_g2)
+    sp.add("gpu_msm_g2_2_" + std::to_string(k) + "_ms", "GPU G2 MSM 2^" + std::to_string(k), "ms",
+           [k] { return gpu_msm_ms(true, k); });
+  for (unsigned k : {20u, 24u, 27u})
+    sp.add("gpu_ntt_2_" + std::to_string(k) + "_ms", "GPU NTT 2^" + std::to_string(k), "ms",
+           [k] { return gpu_ntt_ms(k); });
+  sp.add("gpu_h_2_27_ms", "GPU H 2^27 (bellperson)", "ms", [] { return gpu_h_ms(27); });
+  sp.add("gpu_matvec_fil_2_20_ms", "GPU upload + MatVec filecoin-like:2^20", "ms",
+         [] { return gpu_matvec_ms("filecoin-like:2^20"); });
+#endif
+}
+
+// GPU proofs of built-in circuits, total and per stage; gpu_rows caches each case's key and runs
+// and must outlive sp.run().
+void add_gpu_prove_rows(Speed& sp, const SpeedOptions& o, GpuProveRows& gpu_rows) {
+  std::vector<std::pair<std::string, std::string>> circuits = {{"chain_2_16", "chain:2^16"},
+                                                               {"chain_2_18", "chain:2^18"},
+                                                               {"chain_2_20", "chain:2^20"},
+                                                               {"fil_2_20", "filecoin-like:2^20"}};
+  if (o.full || !o.only.empty()) circuits.push_back({"chain_2_22", "chain:2^22"});
+  using T = groth16::ProveTimings;
+  const std::vector<std::pair<std::string, double T::*>> stages = {
+      {"upload_matvec", &T::matvec_s}, {"h", &T::h_poly_s},         {"msm_h", &T::msm_h_s},
+      {"msm_l", &T::msm_l_s},          {"msm_a", &T::msm_a_s},      {"msm_b_g1", &T::msm_b_g1_s},
+      {"msm_b_g2", &T::msm_b_g2_s},    {"finalize", &T::finalize_s}};
+  for (const auto& [key, circuit] : circuits) {
+    const std::string k = "gpu_prove_" + key, label = "GPU prove " + circuit;
+    sp.add(k + "_ms", label, "ms", [&gpu_rows, c = circuit] { return gpu_rows.measure(c, false).total_ms; });
+    for (const auto& [stage, field] : stages) {
+      sp.add(k + "_" + stage + "_ms", "  " + stage, "ms",
+             [&gpu_rows, c = circuit, f = field] { return gpu_rows.measure(c, false).stages.*f * 1e3; });
+    }
+    sp.add(k + "_g2cpu_ms", label + " (G2 on CPU)", "ms",
+           [&gpu_rows, c = circuit] { return gpu_rows.measure(c, true).total_ms; });
+    if (key.find("2_20") != std::string::npos)  // where window tables pay (docs/gpu-msm.md)
+      sp.add(k + "_tables_ms", label + " (MSM window tables, c = 20)", "ms",
+             [&gpu_rows, c = circuit] { return gpu_rows.measure(c, false, 20).total_ms; });
+  }
+}
+
+}  // namespace
+
+int run_speed(const SpeedOptions& o) {
+  const unsigned threads = ThreadPool::global().size();
+  Speed sp(o);
+  add_cpu_rows(sp, o);
   // GPU rows: with --gpu, or when --only names one.
   GpuProveRows gpu_rows;
   if (o.gpu || o.only.find("gpu_") != std::string::npos) {
@@ -308,48 +357,9 @@ int run_speed(const SpeedOptions& o) {
       std::fprintf(stderr, "cuzk speed: the GPU rows need a GPU: %s\n", d.unavailable_reason.c_str());
       return 1;
     }
-#ifdef CUZK_HAVE_CUDA
-    // Kernel rows (device-resident data; peers in BENCHMARKS.md W1.5).
-    std::vector<unsigned> gpu_g1 = {20, 24, 26}, gpu_g2 = {20, 24};
-    if (o.full || !o.only.empty()) gpu_g1 = {20, 22, 24, 26, 27}, gpu_g2 = {20, 22, 24};
-    for (unsigned k : gpu_g1)
-      sp.add("gpu_msm_g1_2_" + std::to_string(k) + "_ms", "GPU G1 MSM 2^" + std::to_string(k), "ms",
-             [k] { return gpu_msm_ms(false, k); });
-    for (unsigned k : gpu_g2)
-      sp.add("gpu_msm_g2_2_" + std::to_string(k) + "_ms", "GPU G2 MSM 2^" + std::to_string(k), "ms",
-             [k] { return gpu_msm_ms(true, k); });
-    for (unsigned k : {20u, 24u, 27u})
-      sp.add("gpu_ntt_2_" + std::to_string(k) + "_ms", "GPU NTT 2^" + std::to_string(k), "ms",
-             [k] { return gpu_ntt_ms(k); });
-    sp.add("gpu_h_2_27_ms", "GPU H 2^27 (bellperson)", "ms", [] { return gpu_h_ms(27); });
-    sp.add("gpu_matvec_fil_2_20_ms", "GPU upload + MatVec filecoin-like:2^20", "ms",
-           [] { return gpu_matvec_ms("filecoin-like:2^20"); });
-#endif
-    std::vector<std::pair<std::string, std::string>> circuits = {{"chain_2_16", "chain:2^16"},
-                                                                 {"chain_2_18", "chain:2^18"},
-                                                                 {"chain_2_20", "chain:2^20"},
-                                                                 {"fil_2_20", "filecoin-like:2^20"}};
-    if (o.full || !o.only.empty()) circuits.push_back({"chain_2_22", "chain:2^22"});
-    for (const auto& [key, circuit] : circuits) {
-      const std::string k = "gpu_prove_" + key, label = "GPU prove " + circuit;
-      sp.add(k + "_ms", label, "ms", [&gpu_rows, c = circuit] { return gpu_rows.measure(c, false).total_ms; });
-      using T = groth16::ProveTimings;
-      const std::vector<std::pair<std::string, double T::*>> stages = {
-          {"upload_matvec", &T::matvec_s}, {"h", &T::h_poly_s},         {"msm_h", &T::msm_h_s},
-          {"msm_l", &T::msm_l_s},          {"msm_a", &T::msm_a_s},      {"msm_b_g1", &T::msm_b_g1_s},
-          {"msm_b_g2", &T::msm_b_g2_s},    {"finalize", &T::finalize_s}};
-      for (const auto& [stage, field] : stages) {
-        sp.add(k + "_" + stage + "_ms", "  " + stage, "ms",
-               [&gpu_rows, c = circuit, f = field] { return gpu_rows.measure(c, false).stages.*f * 1e3; });
-      }
-      sp.add(k + "_g2cpu_ms", label + " (G2 on CPU)", "ms",
-             [&gpu_rows, c = circuit] { return gpu_rows.measure(c, true).total_ms; });
-      if (key.find("2_20") != std::string::npos)  // where window tables pay (docs/gpu-msm.md)
-        sp.add(k + "_tables_ms", label + " (MSM window tables, c = 20)", "ms",
-               [&gpu_rows, c = circuit] { return gpu_rows.measure(c, false, 20).total_ms; });
-    }
+    add_gpu_kernel_rows(sp, o);
+    add_gpu_prove_rows(sp, o, gpu_rows);
   }
-
   if (auto bad = sp.unknown_keys(); !bad.empty()) {
     std::fprintf(stderr, "cuzk speed: unknown key '%s' in --only; known keys: %s\n", bad.front().c_str(),
                  sp.all_keys().c_str());
