@@ -41,16 +41,10 @@ std::span<T> typed(UninitVector<uint64_t>& buf, uint64_t count) {
   return {reinterpret_cast<T*>(buf.data()), count};
 }
 
-}  // namespace
-
-Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
-  if (r.coeffs.size() < 2 || r.coeffs[0] != Fr::one() || r.coeffs[1] != -Fr::one()) {
-    throw std::invalid_argument("build_pce: the coefficient table must start with +1, -1");
-  }
-  const r1cs::CompactMatrix* mats[3] = {&r.a, &r.b, &r.c};
-  const char* names[3] = {"A", "B", "C"};
-  for (int m = 0; m < 3; ++m) check_matrix(*mats[m], names[m], r);
-
+// The header of the Pce built from r: its counts, the coefficient encoding (the narrowest that
+// holds r's table unless options name a wider one) and the row-pointer widths.
+PceInfo plan_info(const r1cs::CompactR1cs& r, const r1cs::CompactMatrix* const (&mats)[3],
+                  const BuildOptions& options) {
   PceInfo info;
   info.circuit_id = options.circuit_id;
   info.num_inputs = r.num_inputs;
@@ -68,73 +62,95 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
     info.row_ptr_width[m] = options.force_row_ptr64 || info.nnz[m] > 0xFFFFFFFFull ? 8 : 4;
   }
   if (info.num_columns() > (uint64_t{1} << 32)) throw std::invalid_argument("build_pce: more than 2^32 columns");
+  return info;
+}
+
+// Plain copies, split over the pool (a 32 GiB PoRep PCE is 130 M rows and 722 M non-zeros).
+void copy_row_pointers(const r1cs::CompactMatrix& src, unsigned width, UninitVector<uint64_t>& out, ThreadPool& pool) {
+  const uint64_t* rp = src.row_ptr.data();
+  if (width == 4) {
+    uint32_t* dst = typed<uint32_t>(out, src.row_ptr.size()).data();
+    pool.parallel_chunks(src.row_ptr.size(), 1 << 16, [&](size_t i0, size_t i1) {
+      for (size_t i = i0; i < i1; ++i) dst[i] = static_cast<uint32_t>(rp[i]);
+    });
+  } else {
+    uint64_t* dst = out.data();
+    pool.parallel_chunks(src.row_ptr.size(), 1 << 16,
+                         [&](size_t i0, size_t i1) { std::copy(rp + i0, rp + i1, dst + i0); });
+  }
+}
+
+// Columns, coefficients (as the encoding stores them) and densities in one pass over the
+// non-zeros; false if a column or coefficient index is out of range.
+bool copy_entries(const r1cs::CompactR1cs& r, const r1cs::CompactMatrix& src, MatrixId id, const PceInfo& info,
+                  OwnedSections& storage, DensityBuilder& density, ThreadPool& pool) {
+  auto buf = [&](Section s) -> UninitVector<uint64_t>& { return storage.buffers[section_index(s)]; };
+  const uint64_t width = info.num_columns();
+  const uint64_t dict = r.coeffs.size();
+  uint32_t* cols = typed<uint32_t>(buf(col_section(id)), src.col.size()).data();
+  auto& coeff = buf(coeff_section(id));
+  std::atomic<bool> bad{false};
+  auto pass = [&](auto store) {
+    pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
+      const uint32_t* scol = src.col.data();
+      const uint32_t* sidx = src.coeff.data();
+      for (size_t k = k0; k < k1; ++k) {
+        const uint32_t idx = sidx[k];
+        const uint32_t col = scol[k];
+        if (idx >= dict || col >= width) {
+          bad.store(true);
+          return;
+        }
+        cols[k] = col;
+        store(k, idx);
+        density.mark(id, col);
+      }
+    });
+  };
+  switch (info.encoding) {
+    case CoeffEncoding::Dict8: {
+      uint8_t* out = typed<uint8_t>(coeff, src.nnz()).data();
+      pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint8_t>(idx); });
+      break;
+    }
+    case CoeffEncoding::Dict16: {
+      uint16_t* out = typed<uint16_t>(coeff, src.nnz()).data();
+      pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint16_t>(idx); });
+      break;
+    }
+    case CoeffEncoding::Full: {
+      Fr* out = typed<Fr>(coeff, src.nnz()).data();
+      pass([out, &r](size_t k, uint32_t idx) { out[k] = r.coeffs[idx]; });
+      break;
+    }
+  }
+  return !bad;
+}
+
+}  // namespace
+
+Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
+  if (r.coeffs.size() < 2 || r.coeffs[0] != Fr::one() || r.coeffs[1] != -Fr::one()) {
+    throw std::invalid_argument("build_pce: the coefficient table must start with +1, -1");
+  }
+  const r1cs::CompactMatrix* const mats[3] = {&r.a, &r.b, &r.c};
+  const char* names[3] = {"A", "B", "C"};
+  for (int m = 0; m < 3; ++m) check_matrix(*mats[m], names[m], r);
+  PceInfo info = plan_info(r, mats, options);
 
   // Not zeroed: every section is written below (the dictionary, the row pointers, columns and
   // coefficients by the parallel passes, which are then the pages' first touch, the densities).
   auto storage = std::make_shared<OwnedSections>(info, /*zero=*/false);
-  auto buf = [&](Section s) -> UninitVector<uint64_t>& { return storage->buffers[section_index(s)]; };
-
   if (info.encoding != CoeffEncoding::Full) {
-    std::copy(r.coeffs.begin(), r.coeffs.end(), typed<Fr>(buf(Section::Dictionary), r.coeffs.size()).begin());
+    auto& dict = storage->buffers[section_index(Section::Dictionary)];
+    std::copy(r.coeffs.begin(), r.coeffs.end(), typed<Fr>(dict, r.coeffs.size()).begin());
   }
   ThreadPool& pool = ThreadPool::global();
-  const uint64_t width = info.num_columns();
-  const uint64_t dict = r.coeffs.size();
   DensityBuilder density(info.num_inputs, info.num_aux);
   for (int m = 0; m < 3; ++m) {
-    const r1cs::CompactMatrix& src = *mats[m];
     const auto id = static_cast<MatrixId>(m);
-    // Plain copies, split over the pool (a 32 GiB PoRep PCE is 130 M rows and 722 M non-zeros).
-    const uint64_t* rp = src.row_ptr.data();
-    if (info.row_ptr_width[m] == 4) {
-      uint32_t* dst = typed<uint32_t>(buf(row_ptr_section(id)), src.row_ptr.size()).data();
-      pool.parallel_chunks(src.row_ptr.size(), 1 << 16, [&](size_t i0, size_t i1) {
-        for (size_t i = i0; i < i1; ++i) dst[i] = static_cast<uint32_t>(rp[i]);
-      });
-    } else {
-      uint64_t* dst = buf(row_ptr_section(id)).data();
-      pool.parallel_chunks(src.row_ptr.size(), 1 << 16,
-                           [&](size_t i0, size_t i1) { std::copy(rp + i0, rp + i1, dst + i0); });
-    }
-    // Columns, coefficients and densities in one pass over the non-zeros.
-    uint32_t* cols = typed<uint32_t>(buf(col_section(id)), src.col.size()).data();
-    auto& coeff = buf(coeff_section(id));
-    std::atomic<bool> bad{false};
-    auto pass = [&](auto store) {
-      pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
-        const uint32_t* scol = src.col.data();
-        const uint32_t* sidx = src.coeff.data();
-        for (size_t k = k0; k < k1; ++k) {
-          const uint32_t idx = sidx[k];
-          const uint32_t col = scol[k];
-          if (idx >= dict || col >= width) {
-            bad.store(true);
-            return;
-          }
-          cols[k] = col;
-          store(k, idx);
-          density.mark(id, col);
-        }
-      });
-    };
-    switch (info.encoding) {
-      case CoeffEncoding::Dict8: {
-        uint8_t* out = typed<uint8_t>(coeff, src.nnz()).data();
-        pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint8_t>(idx); });
-        break;
-      }
-      case CoeffEncoding::Dict16: {
-        uint16_t* out = typed<uint16_t>(coeff, src.nnz()).data();
-        pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint16_t>(idx); });
-        break;
-      }
-      case CoeffEncoding::Full: {
-        Fr* out = typed<Fr>(coeff, src.nnz()).data();
-        pass([out, &r](size_t k, uint32_t idx) { out[k] = r.coeffs[idx]; });
-        break;
-      }
-    }
-    if (bad) {
+    copy_row_pointers(*mats[m], info.row_ptr_width[m], storage->buffers[section_index(row_ptr_section(id))], pool);
+    if (!copy_entries(r, *mats[m], id, info, *storage, density, pool)) {
       throw std::invalid_argument(std::string("build_pce: matrix ") + names[m] +
                                   " has a column >= width or a coefficient index >= table size");
     }
