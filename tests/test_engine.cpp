@@ -69,6 +69,33 @@ TEST(Engine, ProvesBuiltinPartitionsEndToEndAndExtractsThePce) {
   expect_valid(again, *again.await(r3.value->job_id, 0ms), "chain:2^10");
 }
 
+TEST(Engine, ACorruptCachedPceIsExtractedAgain) {
+  TempDir dir;
+  {
+    Engine first(test_config(dir.str()));
+    first.start();
+    auto s = first.submit(builtin_request("chain:2^9", 1));
+    ASSERT_TRUE(s.ok()) << s.error.message;
+    expect_valid(first, *first.await(s.value->job_id, 0ms), "chain:2^9");
+    first.pce_cache().wait_idle();
+  }
+  const std::string pce = dir.str() + "/pce/chain_512.pce";
+  ASSERT_TRUE(fs::exists(pce));
+  std::ofstream(pce, std::ios::trunc) << "not a pce";
+  Engine again(test_config(dir.str()));
+  again.start();
+  auto r1 = again.submit(builtin_request("chain:2^9", 2, "", 0, 5));  // full synthesis meanwhile
+  ASSERT_TRUE(r1.ok()) << r1.error.message;
+  expect_valid(again, *again.await(r1.value->job_id, 0ms), "chain:2^9");
+  again.pce_cache().wait_idle();
+  EXPECT_GT(fs::file_size(pce), 1000u);  // replaced by a freshly extracted file
+  auto r2 = again.submit(builtin_request("chain:2^9", 1, "", 0, 6));
+  ASSERT_TRUE(r2.ok()) << r2.error.message;
+  expect_valid(again, *again.await(r2.value->job_id, 0ms), "chain:2^9");
+  EXPECT_NE(again.metrics_text().find("cuzk_partitions_synthesized_total{path=\"pce\"} 1"), std::string::npos)
+      << again.metrics_text();
+}
+
 TEST(Engine, RequestIdIsAnIdempotencyKey) {
   TempDir dir;
   Engine engine(test_config(dir.str()));

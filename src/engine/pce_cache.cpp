@@ -218,6 +218,22 @@ void PceCache::extract_in_background(const CircuitDef& def) {
 Result<PceHandle> PceCache::get(const CircuitDef& def, bool wait) {
   if (def.uses_zkey()) return make_error("circuit '" + def.id + "' proves from a zkey and has no PCE");
   std::unique_lock lock(mu_);
+  if (auto r = settle(lock, def, wait)) return std::move(*r);
+  if (auto r = load_existing(lock, def)) return std::move(*r);
+  if (def.synthesizable() && !wait) {
+    Slot& s = slots_[def.id];
+    if (options_.extract_on_first_use && s.state != State::Extracting) {
+      s.state = State::Extracting;
+      spdlog::info("pce_extract_start circuit={} (background; full synthesis meanwhile)", def.id);
+      extract_in_background(def);
+    }
+    return PceHandle{};
+  }
+  return extract_now(lock, def);  // r1cs conversion, or a caller that needs the Pce now
+}
+
+std::optional<Result<PceHandle>> PceCache::settle(std::unique_lock<std::mutex>& lock, const CircuitDef& def,
+                                                  bool wait) {
   for (;;) {
     Slot& slot = slots_[def.id];
     switch (slot.state) {
@@ -237,50 +253,46 @@ Result<PceHandle> PceCache::get(const CircuitDef& def, bool wait) {
         slot.state = State::OnDisk;  // waiting caller: try once more
         continue;
       case State::OnDisk:
-        break;
+        return std::nullopt;
     }
-    break;
   }
-  Slot& slot = slots_[def.id];
+}
+
+std::optional<Result<PceHandle>> PceCache::load_existing(std::unique_lock<std::mutex>& lock, const CircuitDef& def) {
   const std::string path = def.pce_path;
   std::error_code ec;
-  if (fs::exists(path, ec)) {
-    slot.state = State::Loading;
-    lock.unlock();
-    auto handle = open_file(def.id, path, def.source != CircuitSource::Pce);
-    lock.lock();
-    Slot& s = slots_[def.id];
-    if (handle.ok()) {
-      s.state = State::Loaded;
-      s.handle = *handle;
-      s.path = path;
-      s.bytes = fs::file_size(path, ec);
-      s.last_used = Clock::now();
-    } else if (def.source == CircuitSource::Pce) {
-      s.state = State::Failed;
-      s.error = handle.error();
-    } else {
-      // A bad cached file: report it and extract again (save_pce replaces it atomically).
-      spdlog::warn("pce_cache_bad path={} error=\"{}\"", path, handle.error());
-      s.state = State::OnDisk;
-      handle = make_error("retry");
+  if (!fs::exists(path, ec)) {
+    if (def.source == CircuitSource::Pce) {
+      return make_error("PCE file '" + path + "' of circuit '" + def.id + "' does not exist");
     }
-    cv_.notify_all();
-    if (handle.ok() || def.source == CircuitSource::Pce) return handle;
-  } else if (def.source == CircuitSource::Pce) {
-    return make_error("PCE file '" + path + "' of circuit '" + def.id + "' does not exist");
+    return std::nullopt;
   }
+  slots_[def.id].state = State::Loading;
+  lock.unlock();
+  auto handle = open_file(def.id, path, def.source != CircuitSource::Pce);
+  lock.lock();
   Slot& s = slots_[def.id];
-  if (def.synthesizable() && !wait) {
-    if (options_.extract_on_first_use && s.state != State::Extracting) {
-      s.state = State::Extracting;
-      spdlog::info("pce_extract_start circuit={} (background; full synthesis meanwhile)", def.id);
-      extract_in_background(def);
-    }
-    return PceHandle{};
+  if (handle.ok()) {
+    s.state = State::Loaded;
+    s.handle = *handle;
+    s.path = path;
+    s.bytes = fs::file_size(path, ec);
+    s.last_used = Clock::now();
+  } else if (def.source == CircuitSource::Pce) {
+    s.state = State::Failed;
+    s.error = handle.error();
+  } else {
+    // A bad cached file: report it and extract again (save_pce replaces it atomically).
+    spdlog::warn("pce_cache_bad path={} error=\"{}\"", path, handle.error());
+    s.state = State::OnDisk;
   }
-  // Synchronous: r1cs conversion, or a caller that needs the Pce now.
-  s.state = State::Extracting;
+  cv_.notify_all();
+  if (handle.ok() || def.source == CircuitSource::Pce) return handle;
+  return std::nullopt;
+}
+
+Result<PceHandle> PceCache::extract_now(std::unique_lock<std::mutex>& lock, const CircuitDef& def) {
+  slots_[def.id].state = State::Extracting;
   ++running_;
   lock.unlock();
   Result<PceHandle> r = make_error("not run");
@@ -293,6 +305,7 @@ Result<PceHandle> PceCache::get(const CircuitDef& def, bool wait) {
   Slot& done = slots_[def.id];
   --running_;
   if (r.ok()) {
+    std::error_code ec;
     done.state = State::Loaded;
     done.handle = *r;
     done.path = def.pce_path;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +72,13 @@ class PceCache {
   Result<PceHandle> extract(const CircuitDef& def);
   Result<PceHandle> build_and_save(const CircuitDef& def, Operations::Handle& op);
   void extract_in_background(const CircuitDef& def);
+  // The steps of get(), each with mu_ held on entry and on return (released while files are read
+  // or a Pce is built). settle: waits out a load or extraction in flight; a result unless the slot
+  // is OnDisk. load_existing: opens the circuit's file; a result unless there is none or it was a
+  // bad cached one (then extracted again). extract_now: extracts here and records the outcome.
+  std::optional<Result<PceHandle>> settle(std::unique_lock<std::mutex>& lock, const CircuitDef& def, bool wait);
+  std::optional<Result<PceHandle>> load_existing(std::unique_lock<std::mutex>& lock, const CircuitDef& def);
+  Result<PceHandle> extract_now(std::unique_lock<std::mutex>& lock, const CircuitDef& def);
 
   MemoryBudget& budget_;
   PceCacheOptions options_;
