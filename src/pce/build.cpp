@@ -36,11 +36,6 @@ void check_matrix(const r1cs::CompactMatrix& m, const char* name, const r1cs::Co
   if (m.row_ptr.front() != 0 || m.row_ptr.back() != m.col.size()) fail("row pointers do not span the non-zeros");
 }
 
-template <class T>
-std::span<T> typed(UninitVector<uint64_t>& buf, uint64_t count) {
-  return {reinterpret_cast<T*>(buf.data()), count};
-}
-
 // The header of the Pce built from r: its counts, the coefficient encoding (the narrowest that
 // holds r's table unless options name a wider one) and the row-pointer widths.
 PceInfo plan_info(const r1cs::CompactR1cs& r, const r1cs::CompactMatrix* const (&mats)[3],
@@ -66,15 +61,16 @@ PceInfo plan_info(const r1cs::CompactR1cs& r, const r1cs::CompactMatrix* const (
 }
 
 // Plain copies, split over the pool (a 32 GiB PoRep PCE is 130 M rows and 722 M non-zeros).
-void copy_row_pointers(const r1cs::CompactMatrix& src, unsigned width, UninitVector<uint64_t>& out, ThreadPool& pool) {
+void copy_row_pointers(const r1cs::CompactMatrix& src, unsigned width, OwnedSections& storage, MatrixId id,
+                       ThreadPool& pool) {
   const uint64_t* rp = src.row_ptr.data();
   if (width == 4) {
-    uint32_t* dst = typed<uint32_t>(out, src.row_ptr.size()).data();
+    uint32_t* dst = storage.data<uint32_t>(row_ptr_section(id));
     pool.parallel_chunks(src.row_ptr.size(), 1 << 16, [&](size_t i0, size_t i1) {
       for (size_t i = i0; i < i1; ++i) dst[i] = static_cast<uint32_t>(rp[i]);
     });
   } else {
-    uint64_t* dst = out.data();
+    uint64_t* dst = storage.data<uint64_t>(row_ptr_section(id));
     pool.parallel_chunks(src.row_ptr.size(), 1 << 16,
                          [&](size_t i0, size_t i1) { std::copy(rp + i0, rp + i1, dst + i0); });
   }
@@ -84,11 +80,10 @@ void copy_row_pointers(const r1cs::CompactMatrix& src, unsigned width, UninitVec
 // non-zeros; false if a column or coefficient index is out of range.
 bool copy_entries(const r1cs::CompactR1cs& r, const r1cs::CompactMatrix& src, MatrixId id, const PceInfo& info,
                   OwnedSections& storage, DensityBuilder& density, ThreadPool& pool) {
-  auto buf = [&](Section s) -> UninitVector<uint64_t>& { return storage.buffers[section_index(s)]; };
   const uint64_t width = info.num_columns();
   const uint64_t dict = r.coeffs.size();
-  uint32_t* cols = typed<uint32_t>(buf(col_section(id)), src.col.size()).data();
-  auto& coeff = buf(coeff_section(id));
+  uint32_t* cols = storage.data<uint32_t>(col_section(id));
+  const Section coeff = coeff_section(id);
   std::atomic<bool> bad{false};
   auto pass = [&](auto store) {
     pool.parallel_chunks(src.nnz(), 1 << 16, [&](size_t k0, size_t k1) {
@@ -109,17 +104,17 @@ bool copy_entries(const r1cs::CompactR1cs& r, const r1cs::CompactMatrix& src, Ma
   };
   switch (info.encoding) {
     case CoeffEncoding::Dict8: {
-      uint8_t* out = typed<uint8_t>(coeff, src.nnz()).data();
+      uint8_t* out = storage.data<uint8_t>(coeff);
       pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint8_t>(idx); });
       break;
     }
     case CoeffEncoding::Dict16: {
-      uint16_t* out = typed<uint16_t>(coeff, src.nnz()).data();
+      uint16_t* out = storage.data<uint16_t>(coeff);
       pass([out](size_t k, uint32_t idx) { out[k] = static_cast<uint16_t>(idx); });
       break;
     }
     case CoeffEncoding::Full: {
-      Fr* out = typed<Fr>(coeff, src.nnz()).data();
+      Fr* out = storage.data<Fr>(coeff);
       pass([out, &r](size_t k, uint32_t idx) { out[k] = r.coeffs[idx]; });
       break;
     }
@@ -142,14 +137,13 @@ Pce build_pce(const r1cs::CompactR1cs& r, const BuildOptions& options) {
   // coefficients by the parallel passes, which are then the pages' first touch, the densities).
   auto storage = std::make_shared<OwnedSections>(info, /*zero=*/false);
   if (info.encoding != CoeffEncoding::Full) {
-    auto& dict = storage->buffers[section_index(Section::Dictionary)];
-    std::copy(r.coeffs.begin(), r.coeffs.end(), typed<Fr>(dict, r.coeffs.size()).begin());
+    std::copy(r.coeffs.begin(), r.coeffs.end(), storage->data<Fr>(Section::Dictionary));
   }
   ThreadPool& pool = ThreadPool::global();
   DensityBuilder density(info.num_inputs, info.num_aux);
   for (int m = 0; m < 3; ++m) {
     const auto id = static_cast<MatrixId>(m);
-    copy_row_pointers(*mats[m], info.row_ptr_width[m], storage->buffers[section_index(row_ptr_section(id))], pool);
+    copy_row_pointers(*mats[m], info.row_ptr_width[m], *storage, id, pool);
     if (!copy_entries(r, *mats[m], id, info, *storage, density, pool)) {
       throw std::invalid_argument(std::string("build_pce: matrix ") + names[m] +
                                   " has a column >= width or a coefficient index >= table size");
