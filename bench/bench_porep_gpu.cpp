@@ -11,8 +11,8 @@
 //                   [--streamed CAPS] [--no-resident] [--batch W] [--mode pce3|pce2|host2]
 // (--overlap-h: GpuProverOptions::overlap_h; ab: a prover without it, then one with it, in one run)
 // --streamed: the streamed prover (GpuStreamedProver) under each device-memory cap of the comma
-// list, in GiB ("min": the smallest workable cap; "80x2": two witnesses a pass at 80 GiB; "40b4":
-// a ring of four chunk buffers), from one
+// list, in GiB ("min": the smallest workable cap; "80x2": two witnesses a pass at 80 GiB; "40b2":
+// a ring of two chunk buffers instead of three), from one
 // pinned copy of the key; its sums are compared with the resident prover's when that fits the
 // device (--no-resident skips it). --batch: witnesses per pass over the key for every cap (the
 // same witness W times). --mode forces the arrangement.
@@ -151,11 +151,12 @@ std::optional<groth16::ProofMsms> run_resident(const Args& a, const groth16::Key
 void run_streamed(const Args& a, const std::string& cap_text, std::shared_ptr<const gpu::PinnedHostKey> host_key,
                   const groth16::KeySource& key, const pce::Pce& p, const filecoin::PorepAssignment& w,
                   const std::optional<groth16::ProofMsms>& resident, ThreadPool& pool) {
-  // CAP[xW][bR]: W witnesses a pass (else --batch), R chunk buffers (else 2).
+  // CAP[xW][bR]: W witnesses a pass (else --batch), R chunk buffers (else the default, 3).
   const size_t x = cap_text.find('x'), b = cap_text.find('b');
   const std::string cap = cap_text.substr(0, std::min(x, b));
   const unsigned batch = x == std::string::npos ? a.batch : static_cast<unsigned>(std::stoul(cap_text.substr(x + 1)));
-  const unsigned buffers = b == std::string::npos ? 2 : static_cast<unsigned>(std::stoul(cap_text.substr(b + 1)));
+  const unsigned buffers = b == std::string::npos ? gpu::GpuStreamedProverOptions{}.buffers
+                                                  : static_cast<unsigned>(std::stoul(cap_text.substr(b + 1)));
   gpu::GpuStreamedProverOptions o{.device = a.device,
                                   .b_g2_on_gpu = !a.g2_cpu,
                                   .pool = &pool,

@@ -10,8 +10,8 @@
 #           `ctest -R 'StreamedPlan|MsmChunks'` in a build made on this machine
 #   bench   bench_porep_gpu SIZE (32GiB) with a tiled key: the resident prover when it fits the
 #           device, then the streamed one under each cap of CAPS (GiB; "min" = the smallest
-#           workable cap; "80x2": two witnesses a pass at 80 GiB; "40b4": a ring of four chunk
-#           buffers instead of two), REPS reps each: per-stage
+#           workable cap; "80x2": two witnesses a pass at 80 GiB; "40b2": a ring of two chunk
+#           buffers instead of three), REPS reps each: per-stage
 #           times, bytes over PCIe, device memory taken, and whether its sums equal the resident
 #           prover's
 # `bash bench/device-streamed.sh` runs both; `... tests` or `... bench` one. Logs go to $OUT.
@@ -21,7 +21,7 @@ set -u
 B=${CUZK_DEVBUILD:-.devbuild}
 OUT=${OUT:-/tmp/cuzk-out}
 SIZE=${SIZE:-32GiB}
-CAPS=${CAPS:-min,12,16,24,40,40b4,80,80b4,80x2}
+CAPS=${CAPS:-min,12,16,24,40,40b2,80,80b2,80b5,80x2}
 REPS=${REPS:-2}
 PHASE=${1:-all}
 mkdir -p "$OUT"

@@ -110,7 +110,7 @@ TEST(StreamedPlan, ArrangementFormulas) {
     EXPECT_EQ(host2.vectors, w * 2 * d);
     EXPECT_EQ(pce3.pce, shape.pce_bytes);
     EXPECT_EQ(host2.pce, 0u);
-    EXPECT_EQ(pce2.chunks, 2 * (uint64_t{1} << 20) * 96);
+    EXPECT_EQ(pce2.chunks, 3 * (uint64_t{1} << 20) * 96);  // a ring of three
     EXPECT_GE(pce2.twiddles, m / 2 * 32);
     EXPECT_EQ(pce3.msm_scratch, host2.msm_scratch);
   }
@@ -135,11 +135,13 @@ TEST(StreamedPlan, ForcedModeAndChunk) {
   // Below 128 bases a G2 chunk keeps 64 (one density word) and sets the buffers' size.
   const auto tiny = gpu::plan_streamed(key, shape, 80 * kGiB, {.mode = StreamedMode::host2, .chunk_points = 64});
   EXPECT_EQ(tiny.g2_chunk_points, 64u);
-  EXPECT_EQ(tiny.memory.chunks, 2 * 64 * 192u);
+  EXPECT_EQ(tiny.memory.chunks, 3 * 64 * 192u);
   EXPECT_EQ(gpu::chunk_buffer_bytes(64, false), 64 * 96u);
   EXPECT_THROW(gpu::plan_streamed(key, shape, 80 * kGiB, {.chunk_points = 63}), std::invalid_argument);
   EXPECT_THROW(gpu::plan_streamed(key, shape, 80 * kGiB, {.buffers = 1}), std::invalid_argument);
   // A ring of four buffers holds twice the chunk bytes of two.
+  const auto two = gpu::plan_streamed(key, shape, 80 * kGiB, {.chunk_points = 1 << 24, .buffers = 2});
+  EXPECT_EQ(two.memory.chunks, 2 * (uint64_t{1} << 24) * 96);
   const auto four = gpu::plan_streamed(key, shape, 80 * kGiB, {.chunk_points = 1 << 24, .buffers = 4});
   EXPECT_EQ(four.memory.chunks, 4 * (uint64_t{1} << 24) * 96);
   EXPECT_EQ(four.buffers, 4u);

@@ -58,9 +58,16 @@ void ChunkedMsm::reserve(uint64_t g1_points, uint64_t g2_points, ff::Fr* scratch
 }
 
 std::vector<ChunkedMsm::Task> ChunkedMsm::tasks_of(std::span<const StreamedMsm> msms) {
-  std::vector<Task> tasks;
+  std::vector<Task> compute, copy;  // in MSM order within each
   for (size_t i = 0; i < msms.size(); ++i)
-    for (size_t k = 0; k < msms[i].chunks.size(); ++k) tasks.emplace_back(i, k);
+    for (size_t k = 0; k < msms[i].chunks.size(); ++k) (msms[i].copy_bound ? copy : compute).emplace_back(i, k);
+  // Merge in proportion: the next task is from the list that has run the smaller share of its own.
+  std::vector<Task> tasks;
+  size_t i = 0, j = 0;
+  while (i < compute.size() || j < copy.size()) {
+    const bool take_compute = j == copy.size() || (i < compute.size() && i * copy.size() <= j * compute.size());
+    tasks.push_back(take_compute ? compute[i++] : copy[j++]);
+  }
   return tasks;
 }
 
@@ -122,7 +129,7 @@ std::vector<MsmSums> ChunkedMsm::run(std::span<const StreamedMsm> msms, std::spa
       }
       bytes_ += c.density.size() * 12;  // the engine uploads the words and their prefixes
     }
-    if (t + 1 == tasks.size() || tasks[t + 1].first != i) seconds[i] += sw.lap();
+    seconds[i] += sw.lap();
   }
   return sums;
 }

@@ -3,10 +3,14 @@
 // R >= 2 device chunk buffers, each with its own copy stream, so that the copies of the next R - 1
 // chunks run while the MSM of this one does (Msm::run_device waits for its buffer's copy through an
 // event on that stream). The copies are chained in order (each waits for the previous one), so the
-// chunk needed next is never slowed by later ones sharing the copy engine. With R > 2 the copy
-// engine keeps working through a long, compute-bound chunk (the h MSM's) for the short,
-// PCIe-bound chunks after it (l, a: mostly 0/1 scalars). An MSM is linear in its bases, so the
-// chunks' sums add up to the whole MSM's exactly.
+// chunk needed next is never slowed by later ones sharing the copy engine. An MSM is linear in its
+// bases, so the chunks' sums add up to the whole MSM's exactly, in any order.
+//
+// Order: the chunks of MSMs marked copy_bound (the bases cross PCIe slower than the MSM sums them:
+// Filecoin's l, a and b_g1, whose witness values are mostly 0 and 1) are interleaved with the
+// others' (h over the dense H, G2) in proportion, so that their copies run while a compute-bound
+// chunk keeps the SMs busy. With R = 3 a model of the 32 GiB partition (copies 0.88 s, MSMs 1.46 s)
+// gives 1.50 s for the MSMs against 1.73 s in MSM order with R = 2 (docs/gpu-streamed.md).
 //
 // The chunks are cut once (msm_chunks.hpp) on multiples of 64 scalars: with a density each
 // chunk's bitmap is a slice of whole words and its bases one contiguous range.
@@ -43,6 +47,7 @@ struct WitnessScalars {
 
 struct StreamedMsm {
   bool g2 = false;
+  bool copy_bound = false;                // its chunks are interleaved with the others' (see above)
   const std::byte* host_bases = nullptr;  // pinned, device layout: the MSM's base 0
   ScalarSource source = ScalarSource::z;
   uint64_t scalar_offset = 0;  // of the MSM's scalar 0 in its source
@@ -73,7 +78,7 @@ class ChunkedMsm {
   // over the same `msms` continues from them.
   void prefetch(std::span<const StreamedMsm> msms);
   // Every MSM for every witness, chunk after chunk; returns one MsmSums per witness. seconds[i]
-  // (msms.size() entries) adds the wall time of MSM i. The witnesses' scalars must be complete on
+  // (msms.size() entries) adds the wall time of MSM i's chunks. The witnesses' scalars must be complete on
   // the device (run_device orders the MSMs after the copies only).
   std::vector<MsmSums> run(std::span<const StreamedMsm> msms, std::span<const WitnessScalars> witnesses,
                            std::span<double> seconds);
@@ -85,6 +90,7 @@ class ChunkedMsm {
 
  private:
   using Task = std::pair<size_t, size_t>;  // (msm, chunk)
+  // The chunks in the order they run: copy-bound ones interleaved in proportion with the others.
   static std::vector<Task> tasks_of(std::span<const StreamedMsm> msms);
   // Queues task u's bases into buffer u % R, after the previously queued copy.
   void issue(std::span<const StreamedMsm> msms, const Task& task, size_t u);

@@ -18,11 +18,13 @@
 // The key's bases stay in pinned host memory and cross PCIe once per pass over the key (every
 // partition of a pass shares it), a chunk of K while the MSM of the previous chunk runs.
 //
-// Choosing: without a forced mode, the first of pce3, pce2 that fits with chunks of at least
-// kGoodChunk bases (smaller chunks cost more MSM work per scalar: narrower windows, a bucket
-// reduction per chunk), else host2 with the largest chunk that fits (from kMaxChunk down to
-// kMinChunk), else any mode with any chunk. The chunk is the largest power of two that fits, never
-// above the largest MSM's bases.
+// Choosing (the cap bounds everything; chunks are powers of two from kMaxChunk down, never above
+// the largest MSM's bases): 1. the PCE on the device with chunks of at least kGoodChunk bases, pce3
+// or pce2, whichever takes the larger chunk (pce3 on a tie: its H transforms a and b as one batch);
+// smaller chunks cost MSM work per scalar (narrower windows, a bucket reduction each); 2. host2
+// with the largest chunk that fits down to kMinChunk (MatVec on the CPU costs ~1 s a 32 GiB
+// partition, the PCE 4.85 GiB of device memory); 3. pce3 or pce2 with a chunk below kGoodChunk.
+// A forced mode or chunk narrows the choice to it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,7 +57,7 @@ struct StreamedPlanOptions {
   unsigned witnesses_per_pass = 1;   // partitions proved per pass over the key (stage1_batch)
   std::optional<StreamedMode> mode;  // forced (tests, benchmarks); otherwise chosen by the cap
   uint64_t chunk_points = 0;         // forced bases per G1 chunk (>= 64); 0: the largest that fits
-  unsigned buffers = 2;              // chunk buffers in the ring (>= 2): copies run buffers - 1 ahead
+  unsigned buffers = 3;              // chunk buffers in the ring (>= 2): copies run buffers - 1 ahead
   int sms = 144;                     // multiprocessors bounding the MSM's slice buffers (H200: 132)
 };
 
@@ -76,7 +78,7 @@ struct StreamedPlan {
   StreamedMode mode = StreamedMode::host2;
   uint64_t chunk_points = 0;     // bases per G1 chunk
   uint64_t g2_chunk_points = 0;  // bases per G2 chunk (g2_chunk_for; 0: G2 on the CPU)
-  unsigned buffers = 2;          // chunk buffers
+  unsigned buffers = 3;          // chunk buffers
   unsigned witnesses_per_pass = 1;
   uint64_t cap = 0;
   StreamedMemory memory;

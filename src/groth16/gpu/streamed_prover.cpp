@@ -145,15 +145,18 @@ struct GpuStreamedProver::Impl {
     using S = groth16::G1Section;
     constexpr uint64_t g1 = PinnedHostKey::kG1Bytes, g2 = PinnedHostKey::kG2Bytes;
     msms.resize(opt.b_g2_on_gpu ? kMsmCount : kB2In);
-    msms[kH] = {false, hk.g1(S::h), ScalarSource::h, 0, cut_msm(m - 1, nullptr, k1)};
-    msms[kL] = {false, hk.g1(S::l), ScalarSource::z, ni, cut_msm(na, nullptr, k1)};
-    msms[kAIn] = {false, hk.g1(S::a), ScalarSource::z, 0, cut_msm(ni, nullptr, k1)};
-    msms[kAAux] = {false, hk.g1(S::a) + ni * g1, ScalarSource::z, ni, cut_msm(na, &shape.a_aux_density, k1)};
-    msms[kB1In] = {false, hk.g1(S::b_g1), ScalarSource::z, 0, cut_msm(ni, &shape.b_input_density, k1)};
-    msms[kB1Aux] = {false, hk.g1(S::b_g1) + b_in * g1, ScalarSource::z, ni, cut_msm(na, &shape.b_aux_density, k1)};
+    // h sums the dense H and G2 costs ~6x G1's per base: compute-bound; l, a, b_g1 take the witness,
+    // mostly 0 and 1 in Filecoin's circuits: copy-bound (their chunks run between the others').
+    msms[kH] = {false, false, hk.g1(S::h), ScalarSource::h, 0, cut_msm(m - 1, nullptr, k1)};
+    msms[kL] = {false, true, hk.g1(S::l), ScalarSource::z, ni, cut_msm(na, nullptr, k1)};
+    msms[kAIn] = {false, true, hk.g1(S::a), ScalarSource::z, 0, cut_msm(ni, nullptr, k1)};
+    msms[kAAux] = {false, true, hk.g1(S::a) + ni * g1, ScalarSource::z, ni, cut_msm(na, &shape.a_aux_density, k1)};
+    msms[kB1In] = {false, true, hk.g1(S::b_g1), ScalarSource::z, 0, cut_msm(ni, &shape.b_input_density, k1)};
+    msms[kB1Aux] = {false,           true, hk.g1(S::b_g1) + b_in * g1,
+                    ScalarSource::z, ni,   cut_msm(na, &shape.b_aux_density, k1)};
     if (!opt.b_g2_on_gpu) return;
-    msms[kB2In] = {true, hk.b_g2(), ScalarSource::z, 0, cut_msm(ni, &shape.b_input_density, k2)};
-    msms[kB2Aux] = {true, hk.b_g2() + b_in * g2, ScalarSource::z, ni, cut_msm(na, &shape.b_aux_density, k2)};
+    msms[kB2In] = {true, false, hk.b_g2(), ScalarSource::z, 0, cut_msm(ni, &shape.b_input_density, k2)};
+    msms[kB2Aux] = {true, false, hk.b_g2() + b_in * g2, ScalarSource::z, ni, cut_msm(na, &shape.b_aux_density, k2)};
   }
 
   // Everything the plan counts, then the MSM engines grown to the largest chunk.

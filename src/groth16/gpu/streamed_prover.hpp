@@ -13,19 +13,23 @@
 //   host2  two domain vectors: MatVec on the CPU (pce::matvec), a, b, c uploaded one at a time into
 //          them through pinned staging (HostUploader), H in steps, then z into the free vector.
 // Then the five MSMs (h from H; l, a, b_g1, b_g2 from z, through the densities as GpuProver),
-// chunk after chunk through two device buffers; the G2 MSM on the device in the same stream of
-// chunks, or on the CPU beside the device work (b_g2_on_gpu = false: no G2 bases cross PCIe).
-// The first chunk's copy starts before MatVec and H, so the copy engine is never idle.
+// chunk after chunk through a ring of device buffers; the G2 MSM on the device in the same stream
+// of chunks, or on the CPU beside the device work (b_g2_on_gpu = false: no G2 bases cross PCIe).
+// The first chunks' copies start as soon as z is queued (host2: before the CPU's MatVec), so they
+// cross while MatVec and H run.
 //
 // Per partition (32 GiB PoRep: m = 2^27, 130.2 M columns): the bases cross once per pass over the
-// key (47.4 GB with G2 on the device, 41.0 without: 0.88 / 0.76 s at 54 GB/s), shared by the
-// witnesses_per_pass partitions of the pass (stage1_batch), plus z (4.2 GB) and, in host2, a, b, c
-// (12.5 GB). The MSMs consume bases at ~16 GB/s on an H200 (a 2^27 G1 MSM sums 12.9 GB in ~0.8 s),
-// below PCIe's 54 GB/s, so the copies hide behind the MSMs; what chunking costs is MSM work: an
-// engine picks its window for the chunk, not for the whole MSM (2^24 chunks ~11 % more bucket
-// additions than 2^27 by the engine's own cost model), plus a bucket reduction and a host sync per
-// chunk. The floor is two domain vectors and the NTT's twiddle table (2 + 8 GiB at 2^27) plus the
-// smallest chunk's buffers and engines: 10.6 GiB (docs/gpu-streamed.md).
+// key (47.4 GB with G2 on the device, 41.0 without: 0.88 / 0.76 s at 54 GB/s pinned), shared by
+// the witnesses_per_pass partitions of the pass (stage1_batch), plus z (4.2 GB) and, in host2, a,
+// b, c (12.5 GB). Whether a copy hides behind the MSMs depends on the MSM: the h MSM's scalars are
+// all dense (0.79 s for 12.9 GB of bases on an H200: 16 GB/s, well below PCIe), while the l and a
+// MSMs' witness values are mostly 0 and 1 (0.07-0.15 s for 12.5 GB each): PCIe-bound, ~0.23 s
+// each. Expected: ~2 s a partition against the resident prover's 1.45 s, less with two witnesses a
+// pass (their copies shared) or a deeper ring (copies run ahead through the h MSM). Chunking also
+// costs MSM work: an engine picks its window for the chunk, not for the whole MSM (2^24 chunks
+// ~11 % more bucket additions than 2^27 by the engine's own cost model), plus a bucket reduction
+// and two host syncs per chunk. The floor is two domain vectors and the NTT's twiddle table (8 + 2
+// GiB at 2^27) plus the smallest chunk's buffers and engines: 10.6 GiB (docs/gpu-streamed.md).
 //
 // All device memory (vectors, PCE, twiddles, chunk buffers, MSM engines, grown to their largest
 // chunk when the prover is made) is allocated by the constructor, within min(memory_limit, free).
@@ -59,7 +63,7 @@ struct GpuStreamedProverOptions {
   unsigned witnesses_per_pass = 1;   // partitions per pass over the key (stage1_batch)
   std::optional<StreamedMode> mode;  // forced arrangement (tests, benchmarks)
   uint64_t chunk_points = 0;         // forced bases per G1 chunk, >= 64 (tests, benchmarks)
-  unsigned buffers = 2;              // chunk buffers in the ring, >= 2 (chunked_msm.hpp)
+  unsigned buffers = 3;              // chunk buffers in the ring, >= 2 (chunked_msm.hpp)
   // The pinned copy's name in the process-wide registry (provers of one name share it); empty:
   // PinnedHostKey::identity_of(key).
   std::string key_id;
