@@ -166,15 +166,21 @@ void run_streamed(const Args& a, const std::string& cap_text, std::shared_ptr<co
   o.memory_limit = cap == "min" ? gpu::GpuStreamedProver::plan_for(key.sizes(), p, 0, o).smallest_cap
                                 : static_cast<uint64_t>(std::stod(cap) * double(uint64_t{1} << 30));
   const int64_t free0 = static_cast<int64_t>(device_free(a.device));
+  // Device memory this prover took so far, and whether it is within the cap (JSON fields).
+  auto taken = [&] {
+    const int64_t t = free0 - static_cast<int64_t>(device_free(a.device));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ", \"device_taken_gib\": %.2f, \"within_cap\": %s",
+                  double(t) / double(uint64_t{1} << 30), t <= static_cast<int64_t>(o.memory_limit) ? "true" : "false");
+    return std::string(buf);
+  };
   Timer tu;
   try {
     gpu::GpuStreamedProver prover(std::move(host_key), key, p, o);
-    const double taken = double(free0 - static_cast<int64_t>(device_free(a.device)));
     row("streamed_prover", tu,
         ", \"cap_gib\": " + std::to_string(double(o.memory_limit) / double(uint64_t{1} << 30)) + ", \"mode\": \"" +
             gpu::to_string(prover.plan().mode) + "\", \"chunk\": " + std::to_string(prover.plan().chunk_points) +
-            ", \"buffers\": " + std::to_string(buffers) + ", \"device_taken_gib\": " +
-            std::to_string(taken / double(uint64_t{1} << 30)) + ", \"plan\": \"" + prover.plan().describe() + "\"");
+            ", \"buffers\": " + std::to_string(buffers) + taken() + ", \"plan\": \"" + prover.plan().describe() + "\"");
     const std::vector<groth16::Witness> ws(batch, groth16::Witness{w.inputs, w.aux});
     for (int r = 0; r < a.reps; ++r) {
       groth16::ProveTimings t;
@@ -185,11 +191,10 @@ void run_streamed(const Args& a, const std::string& cap_text, std::shared_ptr<co
       char buf[320];
       std::snprintf(buf, sizeof buf,
                     ", \"rep\": %d, \"witnesses\": %u, \"h2d_gb\": %.2f, \"bases_gb\": %.2f, \"h2d_gb_per_s\": %.1f, "
-                    "\"chunk_copies\": %llu, \"device_used_gib\": %.2f, \"device_taken_gib\": %.2f",
+                    "\"chunk_copies\": %llu, \"device_used_gib\": %.2f",
                     r, batch, st.h2d_bytes / 1e9, st.base_bytes / 1e9, st.h2d_bytes / 1e9 / wall,
-                    static_cast<unsigned long long>(st.chunk_copies), st.device_used / double(uint64_t{1} << 30),
-                    double(free0 - static_cast<int64_t>(device_free(a.device))) / double(uint64_t{1} << 30));
-      std::string extra = buf + stage_fields(t);
+                    static_cast<unsigned long long>(st.chunk_copies), st.device_used / double(uint64_t{1} << 30));
+      std::string extra = buf + taken() + stage_fields(t);
       if (resident)
         extra += std::string(", \"same_as_resident\": ") + (same_msms(got[0], *resident) ? "true" : "false");
       row("streamed_stage", tr, extra);

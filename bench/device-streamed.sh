@@ -60,7 +60,23 @@ fi
 if [ "$PHASE" = all ] || [ "$PHASE" = bench ]; then
   timeout 480 "$B/bench/bench_porep_gpu" "$SIZE" --reps "$REPS" --streamed "$CAPS" 2>&1 | tee "$OUT/bench_streamed.txt"
   [ "${PIPESTATUS[0]}" = 0 ] || { echo "FAIL bench_porep_gpu --streamed"; fails=$((fails + 1)); }
-  grep -h '"same_as_resident": false' "$OUT"/bench_streamed*.txt && { echo "FAIL streamed sums differ"; fails=$((fails + 1)); }
+  grep -h '"same_as_resident": false' "$OUT/bench_streamed.txt" && { echo "FAIL streamed sums differ"; fails=$((fails + 1)); }
+  grep -h '"within_cap": false' "$OUT/bench_streamed.txt" && { echo "FAIL device memory over the cap"; fails=$((fails + 1)); }
+  # One line per streamed run: cap, mode, chunk, buffers, wall and the stages.
+  python3 - "$OUT/bench_streamed.txt" <<'EOF'
+import json, sys
+for line in open(sys.argv[1]):
+    if not line.startswith("{"):
+        continue
+    d = json.loads(line)
+    if d["step"] == "streamed_prover":
+        head = f"cap {d['cap_gib']:.2f} GiB {d['mode']} chunk {d['chunk']} x{d['buffers']}: taken {d['device_taken_gib']} GiB"
+        print(head)
+    elif d["step"] in ("streamed_stage", "device_stage"):
+        keys = ["wall_s", "upload_s", "matvec_s", "h_s", "msm_h_s", "msm_l_s", "msm_a_s", "msm_b_g1_s", "msm_b_g2_s"]
+        extra = f" h2d {d['h2d_gb']} GB x{d['witnesses']}" if "h2d_gb" in d else ""
+        print("  ", d["step"], " ".join(f"{k[:-2]} {d[k]:.3f}" for k in keys if k in d) + extra)
+EOF
 fi
 echo "summary: $fails failures"
 exit $fails
