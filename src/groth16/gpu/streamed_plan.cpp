@@ -130,17 +130,20 @@ std::string StreamedMemory::describe() const {
          ", overhead " + gib_number(overhead) + ")";
 }
 
+std::string StreamedPlan::arrangement() const {
+  return std::string(to_string(mode)) + " (" + gpu::describe(mode) + "), " + chunk_text(chunk_points) +
+         " bases a G1 chunk, " + std::to_string(buffers) + " chunk buffers, " + std::to_string(witnesses_per_pass) +
+         " witness(es) a pass";
+}
+
 std::string StreamedPlan::describe() const {
-  const std::string arrangement = std::string(to_string(mode)) + " (" + gpu::describe(mode) + "), " +
-                                  chunk_text(chunk_points) + " bases a G1 chunk, " + std::to_string(buffers) +
-                                  " chunk buffers, " + std::to_string(witnesses_per_pass) + " witness(es) a pass";
   char pcie[64];
   std::snprintf(pcie, sizeof pcie, "%.1f GB", static_cast<double>(h2d_bytes_per_partition) / 1e9);
   if (!fits) {
-    return "nothing fits a " + format_gib(cap) + " cap; the smallest arrangement, " + arrangement + ", needs " +
-           memory.describe() + "; smallest workable cap " + format_gib(smallest_cap);
+    return "nothing fits a " + format_gib(cap) + " cap; the smallest arrangement, " + arrangement() + ", needs " +
+           memory.describe();
   }
-  return arrangement + ": " + memory.describe() + " of a " + format_gib(cap) + " cap; " + pcie +
+  return arrangement() + ": " + memory.describe() + " of a " + format_gib(cap) + " cap; " + pcie +
          " host->device a partition; smallest workable cap " + format_gib(smallest_cap);
 }
 

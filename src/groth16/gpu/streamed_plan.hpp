@@ -89,7 +89,8 @@ struct StreamedPlan {
   // The MSM engines' max_pairs_per_pass (bounds their sort buffers by the chunk).
   uint64_t g1_max_pairs() const { return 2 * chunk_points; }
   uint64_t g2_max_pairs() const { return 2 * g2_chunk_points; }
-  std::string describe() const;
+  std::string arrangement() const;  // "pce2 (MatVec on the device, ...), 2^22 bases a G1 chunk, ..."
+  std::string describe() const;     // the arrangement, its memory, the cap, PCIe bytes, smallest cap
 };
 
 inline constexpr uint64_t kMinChunk = uint64_t{1} << 18;

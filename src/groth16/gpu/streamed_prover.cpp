@@ -109,18 +109,25 @@ struct GpuStreamedProver::Impl {
     size_t free_b = 0, total_b = 0;
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const uint64_t limit = opt.memory_limit ? std::min<uint64_t>(opt.memory_limit, free_b) : free_b;
-    plan = plan_streamed(key, StreamedShape::of(pce_host), limit, opt.plan_options());
+    const StreamedShape streamed = StreamedShape::of(pce_host);
+    plan = plan_streamed(key, streamed, limit, opt.plan_options());
     if (plan.fits) return;
-    const std::string dev = "device " + std::to_string(opt.device);
-    const std::string why =
-        opt.memory_limit && opt.memory_limit < plan.smallest_cap
-            ? "a device-memory cap of " + format_gib(opt.memory_limit) + " is below the smallest workable cap"
-            : dev + " has " + format_gib(free_b) + " free of " + format_gib(total_b) +
-                  ", below the smallest workable cap";
+    const std::string smallest = format_gib(plan.smallest_cap);
+    const std::string why = opt.memory_limit && opt.memory_limit < plan.smallest_cap
+                                ? "a device-memory cap of " + format_gib(opt.memory_limit)
+                                : "device " + std::to_string(opt.device) + " with " + format_gib(free_b) + " free of " +
+                                      format_gib(total_b);
+    std::string g2_hint;
+    if (opt.b_g2_on_gpu) {
+      StreamedPlanOptions cpu_g2 = opt.plan_options();
+      cpu_g2.b_g2_on_gpu = false;
+      g2_hint = ", the G2 MSM on the CPU (smallest workable cap " +
+                format_gib(plan_streamed(key, streamed, limit, cpu_g2).smallest_cap) + ")";
+    }
     throw DeviceMemoryShort(
-        "GpuStreamedProver: " + why + " for this key and circuit, " + format_gib(plan.smallest_cap) + " (" +
-        plan.describe() + "); raise the cap to at least " + format_gib(plan.smallest_cap) +
-        (opt.b_g2_on_gpu ? " (the G2 MSM on the CPU needs less)" : "") + ", use a larger device, or prove on the CPU");
+        "GpuStreamedProver: " + why + " is below the smallest workable cap for this key and circuit, " + smallest +
+        " (the smallest arrangement, " + plan.arrangement() + ", needs " + plan.memory.describe() +
+        "); raise the cap to at least " + smallest + g2_hint + ", use a larger device, or prove on the CPU");
   }
 
   void take_b_g2_host(const groth16::KeySource& src) {
