@@ -3,16 +3,20 @@
 //     caps of 10, 16, 24, 40 and 80 GiB: the arrangement, its memory under the cap, the predicted
 //     PCIe bytes per partition, and the smallest workable cap (fits at it, not one byte below);
 //   - the formulas of each arrangement, forced modes and chunks, G2 on the CPU, two witnesses a pass;
-//   - cut_msm: dense and density chunks on 64-scalar boundaries whose bases follow the popcounts.
+//   - cut_msm: dense and density chunks on 64-scalar boundaries whose bases follow the popcounts;
+//     the chunks' MSMs (the CPU's ec::msm, whose density semantics the GPU engine shares) sum to
+//     the whole MSM.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdio>
 #include <random>
 
+#include "ec/msm.hpp"
 #include "groth16/gpu/msm_chunks.hpp"
 #include "groth16/gpu/streamed_plan.hpp"
 #include "pce/pce.hpp"
+#include "util/rng.hpp"
 
 namespace {
 
@@ -211,6 +215,38 @@ TEST(MsmChunks, DenseAndDensityChunksFollowThePopcounts) {
   std::vector<uint64_t> short_bitmap(1);
   EXPECT_THROW(gpu::cut_msm(65, &short_bitmap, 64), std::invalid_argument);
   EXPECT_THROW(gpu::cut_msm(65, nullptr, 63), std::invalid_argument);
+}
+
+// The streamed prover sums each chunk's MSM (its bases, scalars and density slice) and adds them:
+// the same as the whole MSM, with scalars 0, 1 and random, a sparse density with empty words.
+TEST(MsmChunks, ChunkSumsAddUpToTheWholeMsm) {
+  Xoshiro256 rng(9);
+  const uint64_t n = 3000;
+  std::vector<ec::Fr> scalars(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t kind = rng() % 4;
+    scalars[i] = kind == 0 ? ec::Fr::zero() : kind == 1 ? ec::Fr::one() : ec::Fr::random(rng);
+  }
+  std::vector<uint64_t> density((n + 63) / 64);
+  for (uint64_t& w : density) w = rng() & rng();  // about a quarter of the bits
+  density[3] = density[4] = 0;
+  uint64_t set = 0;
+  for (uint64_t i = 0; i < n; ++i) set += (density[i / 64] >> (i % 64)) & 1;
+  const std::vector<ec::G1Affine> bases = ec::g1_test_bases(std::max(set, n), 3);
+  for (bool with_density : {false, true}) {
+    const std::vector<uint64_t>* d = with_density ? &density : nullptr;
+    const std::span<const ec::G1Affine> all(bases.data(), with_density ? set : n);
+    const ec::G1 want = ec::msm(all, scalars, {.density = d});
+    for (uint64_t cap : {64ull, 200ull, 1000ull}) {
+      ec::G1 got = ec::G1::identity();
+      for (const gpu::MsmChunk& c : gpu::cut_msm(n, d, cap)) {
+        const std::vector<uint64_t>* cd = c.density.empty() ? nullptr : &c.density;
+        got += ec::msm(all.subspan(c.base_first, c.base_count),
+                       std::span<const ec::Fr>(scalars).subspan(c.scalar_first, c.scalar_count), {.density = cd});
+      }
+      EXPECT_EQ(got.to_affine(), want.to_affine()) << (with_density ? "density" : "dense") << ", chunks of " << cap;
+    }
+  }
 }
 
 }  // namespace
