@@ -14,10 +14,10 @@
 // list, in GiB ("min": the smallest workable cap; "80x2": two witnesses a pass at 80 GiB; "40b2":
 // a ring of two chunk buffers instead of three), from one
 // pinned copy of the key; its sums are compared with the resident prover's when that fits the
-// device (--no-resident skips it). --batch: witnesses per pass over the key for every cap (the
-// same witness W times). --mode forces the arrangement.
-// One JSON object per line: step, wall seconds, sizes; the stages of each rep (streamed: bytes
-// host -> device, chunk copies, device memory taken).
+// device (--no-resident skips it), else with the first streamed run's ("same_as_reference"). --batch: witnesses per
+// pass over the key for every cap (the same witness W times). --mode forces the arrangement. One JSON object per line:
+// step, wall seconds, sizes; the stages of each rep (streamed: bytes host -> device, chunk copies, device memory
+// taken).
 #include <cuda_runtime_api.h>
 
 #include <chrono>
@@ -150,7 +150,7 @@ std::optional<groth16::ProofMsms> run_resident(const Args& a, const groth16::Key
 // The streamed prover under one cap (GiB, or "min"), from the shared pinned key.
 void run_streamed(const Args& a, const std::string& cap_text, std::shared_ptr<const gpu::PinnedHostKey> host_key,
                   const groth16::KeySource& key, const pce::Pce& p, const filecoin::PorepAssignment& w,
-                  const std::optional<groth16::ProofMsms>& resident, ThreadPool& pool) {
+                  std::optional<groth16::ProofMsms>& reference, ThreadPool& pool) {
   // CAP[xW][bR]: W witnesses a pass (else --batch), R chunk buffers (else the default, 3).
   const size_t x = cap_text.find('x'), b = cap_text.find('b');
   const std::string cap = cap_text.substr(0, std::min(x, b));
@@ -195,8 +195,8 @@ void run_streamed(const Args& a, const std::string& cap_text, std::shared_ptr<co
                     r, batch, st.h2d_bytes / 1e9, st.base_bytes / 1e9, st.h2d_bytes / 1e9 / wall,
                     static_cast<unsigned long long>(st.chunk_copies), st.device_used / double(uint64_t{1} << 30));
       std::string extra = buf + taken() + stage_fields(t);
-      if (resident)
-        extra += std::string(", \"same_as_resident\": ") + (same_msms(got[0], *resident) ? "true" : "false");
+      if (!reference) reference = got[0];
+      extra += std::string(", \"same_as_reference\": ") + (same_msms(got[0], *reference) ? "true" : "false");
       row("streamed_stage", tr, extra);
     }
   } catch (const DeviceMemoryShort& e) {
@@ -237,13 +237,14 @@ int main(int argc, char** argv) {
         ", \"h\": " + std::to_string(n.h) + ", \"l\": " + std::to_string(n.l) + ", \"a\": " + std::to_string(n.a) +
             ", \"b\": " + std::to_string(n.b_g1));
 
-    const std::optional<groth16::ProofMsms> resident = a.resident ? run_resident(a, key, p, w, pool) : std::nullopt;
+    // The sums every streamed run is compared with: the resident prover's, else the first streamed run's.
+    std::optional<groth16::ProofMsms> reference = a.resident ? run_resident(a, key, p, w, pool) : std::nullopt;
     if (a.caps.empty()) return 0;
     CUZK_CUDA_CHECK(cudaSetDevice(a.device));  // the pinned key is allocated from this device's context
     Timer tk;
     const auto host_key = gpu::PinnedHostKey::load(key, !a.g2_cpu, &pool);
     row("pinned_key", tk, ", \"pinned_gib\": " + std::to_string(double(host_key->bytes()) / double(uint64_t{1} << 30)));
-    for (const std::string& cap : a.caps) run_streamed(a, cap, host_key, key, p, w, resident, pool);
+    for (const std::string& cap : a.caps) run_streamed(a, cap, host_key, key, p, w, reference, pool);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_porep_gpu: %s\n", e.what());
     return 1;
