@@ -26,7 +26,8 @@ CAPS=${CAPS:-min,12,16,24,40,40b2,80,80b2,80b5,80x2}
 REPS=${REPS:-2}
 PHASE=${1:-all}
 mkdir -p "$OUT"
-export CUZK_VECTORS_DIR=$PWD/tests/vectors
+export CUZK_VECTORS_DIR=$PWD/tests/vectors             # the zkey tests of test_gpu_prover
+export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"  # shared libraries carried with the binaries
 { date -u; nproc; free -g | head -2; nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader; } |
   tee "$OUT/machine.txt"
 fails=0
