@@ -53,12 +53,12 @@ struct StreamedShape {
 };
 
 struct StreamedPlanOptions {
-  bool b_g2_on_gpu = true;           // false: the G2 MSM on the CPU (no G2 chunks or engine)
-  unsigned witnesses_per_pass = 1;   // partitions proved per pass over the key (stage1_batch)
-  std::optional<StreamedMode> mode;  // forced (tests, benchmarks); otherwise chosen by the cap
-  uint64_t chunk_points = 0;         // forced bases per G1 chunk (>= 64); 0: the largest that fits
-  unsigned buffers = 3;              // chunk buffers in the ring (>= 2): copies run buffers - 1 ahead
-  int sms = 144;                     // multiprocessors bounding the MSM's slice buffers (H200: 132)
+  bool b_g2_on_gpu = true;                // false: the G2 MSM on the CPU (no G2 chunks or engine)
+  unsigned witnesses_per_pass = 1;        // partitions proved per pass over the key (stage1_batch)
+  std::optional<StreamedMode> mode = {};  // forced (tests, benchmarks); otherwise chosen by the cap
+  uint64_t chunk_points = 0;              // forced bases per G1 chunk (>= 64); 0: the largest that fits
+  unsigned buffers = 3;                   // chunk buffers in the ring (>= 2): copies run buffers - 1 ahead
+  int sms = 144;                          // multiprocessors bounding the MSM's slice buffers (H200: 132)
 };
 
 // Device bytes by part.

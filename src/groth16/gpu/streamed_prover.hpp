@@ -58,15 +58,15 @@ struct GpuStreamedProverOptions {
   // Bytes the prover may allocate on the device, everything included (vectors, PCE, twiddles,
   // chunk buffers, MSM engines); 0: what the device has free when the prover is made.
   uint64_t memory_limit = 0;
-  bool b_g2_on_gpu = true;           // false: the G2 MSM on the CPU (pool), beside the device work
-  ThreadPool* pool = nullptr;        // CPU MatVec (host2), conversions, the CPU G2 MSM; null: global
-  unsigned witnesses_per_pass = 1;   // partitions per pass over the key (stage1_batch)
-  std::optional<StreamedMode> mode;  // forced arrangement (tests, benchmarks)
-  uint64_t chunk_points = 0;         // forced bases per G1 chunk, >= 64 (tests, benchmarks)
-  unsigned buffers = 3;              // chunk buffers in the ring, >= 2 (chunked_msm.hpp)
+  bool b_g2_on_gpu = true;                // false: the G2 MSM on the CPU (pool), beside the device work
+  ThreadPool* pool = nullptr;             // CPU MatVec (host2), conversions, the CPU G2 MSM; null: global
+  unsigned witnesses_per_pass = 1;        // partitions per pass over the key (stage1_batch)
+  std::optional<StreamedMode> mode = {};  // forced arrangement (tests, benchmarks)
+  uint64_t chunk_points = 0;              // forced bases per G1 chunk, >= 64 (tests, benchmarks)
+  unsigned buffers = 3;                   // chunk buffers in the ring, >= 2 (chunked_msm.hpp)
   // The pinned copy's name in the process-wide registry (provers of one name share it); empty:
   // PinnedHostKey::identity_of(key).
-  std::string key_id;
+  std::string key_id = {};
 
   StreamedPlanOptions plan_options() const {
     return {.b_g2_on_gpu = b_g2_on_gpu,
