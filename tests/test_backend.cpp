@@ -279,9 +279,10 @@ TEST(Backend, AProverThatDoesNotFitClimbsTheLadderThenRunsOnTheCpu) {
   std::vector<backend::StageReport> where;
   EXPECT_EQ(be.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
   EXPECT_EQ(where.at(0).backend, "cpu");
-  // The warm-up and the proof: each two slots and tables, one slot, no tables, G2 on the CPU.
-  ASSERT_EQ(devs[0].builds.size(), 8u);
-  for (size_t k = 0; k < 8; k += 4) {
+  // The warm-up and the proof: each two slots and tables, one slot, no tables, G2 on the CPU, then
+  // streamed with G2 on the device and on the CPU.
+  ASSERT_EQ(devs[0].builds.size(), 12u);
+  for (size_t k = 0; k < 12; k += 6) {
     const auto& bs = devs[0].builds;
     EXPECT_EQ(bs[k].witness_slots, 2u);
     EXPECT_EQ(bs[k].msm_table_bits, 12u);
@@ -293,6 +294,11 @@ TEST(Backend, AProverThatDoesNotFitClimbsTheLadderThenRunsOnTheCpu) {
     EXPECT_TRUE(bs[k + 2].b_g2_on_gpu);
     EXPECT_EQ(bs[k + 3].msm_table_bits, 0u);
     EXPECT_FALSE(bs[k + 3].b_g2_on_gpu);
+    EXPECT_FALSE(bs[k + 3].streamed);
+    EXPECT_TRUE(bs[k + 4].streamed);
+    EXPECT_TRUE(bs[k + 4].b_g2_on_gpu);
+    EXPECT_TRUE(bs[k + 5].streamed);
+    EXPECT_FALSE(bs[k + 5].b_g2_on_gpu);
   }
   // With the GPU required, that is the error, naming the setting.
   std::vector<FakeDevice> full(1);

@@ -8,6 +8,8 @@
 #include "gpu/device.hpp"
 #include "groth16/gpu/fixed_base.hpp"
 #include "groth16/gpu/gpu_prover.hpp"
+#include "groth16/gpu/streamed_prover.hpp"
+#include "poly/domain.hpp"
 
 namespace cuzk::backend {
 
@@ -19,7 +21,8 @@ gpu::GpuProverOptions gpu_options(int device, const FitOptions& fit) {
           .pool = fit.pool,
           .msm_table_bits = fit.msm_table_bits,
           .witness_slots = fit.witness_slots,
-          .overlap_h = fit.overlap_h};
+          .overlap_h = fit.overlap_h,
+          .memory_limit = fit.memory_limit};
 }
 
 // Runs `fn`, a CUDA error becoming DeviceFailure named after the device.
@@ -49,6 +52,45 @@ class GpuPceProver final : public DeviceProver {
 
  private:
   gpu::GpuProver prover_;
+};
+
+// The streamed prover: the key's bases in pinned host memory (one copy per key, shared by every
+// device's prover and reserved once in the host's budget through FitOptions::reserve_host), sent
+// to the device chunk by chunk under the cap.
+class GpuStreamedPceProver final : public DeviceProver {
+ public:
+  GpuStreamedPceProver(const PceKey& key, int device, const FitOptions& fit)
+      : host_(reserve(*key.key, fit)), prover_(*key.key, *key.pce, options(device, fit)) {
+    prover_.inject_failures(fit.test_inject_failures);
+    // With MatVec on the host, a stage holds a, b, c there (the domain size each) besides the
+    // partition's witness: one stage at a time per prover.
+    if (fit.reserve_host && prover_.plan().mode == gpu::StreamedMode::host2) {
+      const uint64_t m = poly::Domain::size_for(prover_.shape().num_constraints);
+      host2_ = fit.reserve_host(name() + "#host-matvec#" + gpu::PinnedHostKey::identity_of(*key.key), 3 * m * 32);
+    }
+  }
+  std::string name() const override { return "gpu:" + std::to_string(prover_.device()); }
+  uint64_t device_bytes() const override { return prover_.plan().memory.total(); }
+  StageMsms stage1(const WitnessRef& wr, groth16::ProveTimings* t) override {
+    const auto* w = std::get_if<groth16::Witness>(&wr);
+    if (!w) throw std::invalid_argument(name() + ": a bellperson prover was given a snarkjs witness");
+    return on_device(prover_.device(), "", [&] { return prover_.stage1(w->inputs, w->aux, t); });
+  }
+
+ private:
+  static gpu::GpuStreamedProverOptions options(int device, const FitOptions& fit) {
+    return {.device = device, .memory_limit = fit.memory_limit, .b_g2_on_gpu = fit.b_g2_on_gpu, .pool = fit.pool};
+  }
+  static HostReservation reserve(const groth16::KeySource& key, const FitOptions& fit) {
+    if (!fit.reserve_host) return nullptr;
+    const groth16::KeySizes k = key.sizes();
+    const uint64_t bytes = (k.h + k.l + k.a + k.b_g1) * gpu::PinnedHostKey::kG1Bytes +
+                           (fit.b_g2_on_gpu ? k.b_g2 * gpu::PinnedHostKey::kG2Bytes : 0);
+    return fit.reserve_host(gpu::PinnedHostKey::identity_of(key) + (fit.b_g2_on_gpu ? "" : "#g1"), bytes);
+  }
+  HostReservation host_;  // before the prover: the reservation outlives its pinned copy
+  gpu::GpuStreamedProver prover_;
+  HostReservation host2_;  // host2: a, b, c on the host
 };
 
 class GpuZkeyProver final : public DeviceProver {
@@ -89,7 +131,10 @@ class CudaPlatform final : public DevicePlatform {
 
   std::unique_ptr<DeviceProver> build(int device, const ProverKey& key, const FitOptions& fit) const override {
     return on_device(device, "building the prover: ", [&]() -> std::unique_ptr<DeviceProver> {
-      if (const auto* k = std::get_if<PceKey>(&key)) return std::make_unique<GpuPceProver>(*k, device, fit);
+      if (const auto* k = std::get_if<PceKey>(&key)) {
+        if (fit.streamed) return std::make_unique<GpuStreamedPceProver>(*k, device, fit);
+        return std::make_unique<GpuPceProver>(*k, device, fit);
+      }
       return std::make_unique<GpuZkeyProver>(std::get<ZkeyKey>(key), device, fit);
     });
   }

@@ -6,6 +6,7 @@
 // one GPU (the platform's, device_platform.hpp). Where a stage runs and what happens when a device
 // fails is not the prover's business: placement.hpp and retry_policy.hpp.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,6 +54,13 @@ using FinalizeKey = std::variant<const groth16::VerifyingKey*, const groth16::Zk
 groth16::Proof finalize(const FinalizeKey& key, const StageMsms& msms, const Fr& r, const Fr& s,
                         groth16::ProveTimings* timings = nullptr);
 
+// Holds host memory reserved for a device prover (the pinned copy of a streamed key) for as long
+// as the prover lives; the daemon's memory budget hands these out (null: no accounting).
+using HostReservation = std::shared_ptr<void>;
+// Reserves `bytes` of host memory for the key `key_id` (one reservation per key, however many
+// provers share its copy); throws DeviceMemoryShort when the host has no room for it.
+using HostReserver = std::function<HostReservation(const std::string& key_id, uint64_t bytes)>;
+
 // How a device prover is fit into its device's memory (the placement's fit ladder lowers these).
 struct FitOptions {
   bool b_g2_on_gpu = true;            // false: the G2 MSM on the CPU, overlapping the device's G1 MSMs
@@ -61,6 +69,13 @@ struct FitOptions {
   bool overlap_h = false;             // H beside the l, a, b_g1 MSMs (gpu::GpuProverOptions::overlap_h)
   ThreadPool* pool = nullptr;         // CPU work (the CPU G2 MSM); null: ThreadPool::global()
   unsigned test_inject_failures = 0;  // test hook: the prover's first N stages fail (DeviceFailure)
+  // Device bytes a prover may take (gpus.memory_limit); 0: what the device has free.
+  uint64_t memory_limit = 0;
+  // The streamed prover (gpu::GpuStreamedProver: the key's bases in pinned host memory, crossing
+  // to the device chunk by chunk under memory_limit) instead of the resident one: the ladder's
+  // last rung before the CPU.
+  bool streamed = false;
+  HostReserver reserve_host = {};  // the streamed key's pinned copy (null: not accounted)
 };
 
 class DeviceProver {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "backend/device_platform.hpp"
+#include "backend/fit_ladder.hpp"
 #include "util/log.hpp"
 
 namespace cuzk::backend {
@@ -49,6 +50,9 @@ class ProgressKeySource final : public groth16::KeySource {
 };
 
 }  // namespace
+
+// The device whose prover this thread is building (its lock held), for drop_where.
+thread_local const Placement::Device* Placement::t_building = nullptr;
 
 struct Placement::Entry {
   std::string circuit;
@@ -94,6 +98,7 @@ Placement::~Placement() = default;
 
 std::unique_ptr<DeviceProver> Placement::build_fitted(int device, const ProverKey& key, BuildProgress* progress) const {
   FitOptions fit = options_.fit;
+  if (auto it = options_.memory_limits.find(device); it != options_.memory_limits.end()) fit.memory_limit = it->second;
   for (;;) {
     try {
       if (const auto* k = std::get_if<PceKey>(&key); k && progress) {
@@ -102,22 +107,12 @@ std::unique_ptr<DeviceProver> Placement::build_fitted(int device, const ProverKe
       }
       return factory_(device, key, fit);
     } catch (const DeviceMemoryShort& e) {
-      // The second witness slot goes first: it hides only the upload (~9 % of a 32 GiB stage).
-      if (fit.witness_slots > 1) {
-        fit.witness_slots = 1;
-        logging::log_event(logging::Level::info, "gpu_witness_slots_reduced",
-                           {{"device", std::to_string(device)}, {"reason", e.what()}});
-      } else if (fit.msm_table_bits != 0) {
-        fit.msm_table_bits = 0;
-        logging::log_event(logging::Level::info, "gpu_msm_tables_dropped",
-                           {{"device", std::to_string(device)}, {"reason", e.what()}});
-      } else if (fit.b_g2_on_gpu) {
-        fit.b_g2_on_gpu = false;
-        logging::log_event(logging::Level::info, "gpu_g2_msm_on_cpu",
-                           {{"device", std::to_string(device)}, {"reason", e.what()}});
-      } else {
-        throw;
-      }
+      std::string event;
+      const auto next = lower_fit(fit, options_.fit, std::holds_alternative<PceKey>(key), &event);
+      // (lower_fit keeps fit.memory_limit: the device's cap holds on every rung)
+      if (!next) throw;
+      fit = *next;
+      logging::log_event(logging::Level::info, event, {{"device", std::to_string(device)}, {"reason", e.what()}});
     }
   }
 }
@@ -141,6 +136,10 @@ std::shared_ptr<Placement::Entry> Placement::acquire(Device& d, const CircuitKey
   entry->holds = key.holds;
   const auto t0 = std::chrono::steady_clock::now();
   const std::unique_ptr<BuildProgress> progress = watcher_ ? watcher_(key.circuit) : nullptr;
+  struct Building {  // drop_where skips this device while this thread builds on it
+    explicit Building(const Device* d) { t_building = d; }
+    ~Building() { t_building = nullptr; }
+  } building(&d);
   for (;;) {
     try {
       entry->prover = build_fitted(d.ordinal, key.key, progress.get());
@@ -227,22 +226,28 @@ void Placement::warm(const CircuitKey& key) {
   }
 }
 
-void Placement::drop_unless(const std::function<bool(const std::string&)>& keep) {
+template <class Pred>
+size_t Placement::drop_where(Pred&& drop) {
+  size_t dropped = 0;
   for (auto& d : slots_) {
-    std::lock_guard lock(d->mu);
-    d->entries.remove_if([&](const std::shared_ptr<Entry>& e) { return e->users == 0 && !keep(e->circuit); });
+    // A device whose lock is held is building a prover: on this thread (its host reservation asked
+    // the budget to evict, which asks here) or another. Its provers stay this time; waiting for the
+    // lock could take the build's minute, or deadlock on this thread.
+    if (t_building == d.get()) continue;
+    std::unique_lock lock(d->mu, std::try_to_lock);
+    if (!lock.owns_lock()) continue;
+    dropped += d->entries.remove_if([&](const std::shared_ptr<Entry>& e) { return e->users == 0 && drop(*e); });
   }
+  return dropped;
+}
+
+void Placement::drop_unless(const std::function<bool(const std::string&)>& keep) {
+  drop_where([&](const Entry& e) { return !keep(e.circuit); });
 }
 
 size_t Placement::drop_idle(std::chrono::duration<double> min_idle) {
   const auto now = std::chrono::steady_clock::now();
-  size_t dropped = 0;
-  for (auto& d : slots_) {
-    std::lock_guard lock(d->mu);
-    dropped += d->entries.remove_if(
-        [&](const std::shared_ptr<Entry>& e) { return e->users == 0 && now - e->last_used >= min_idle; });
-  }
-  return dropped;
+  return drop_where([&](const Entry& e) { return now - e.last_used >= min_idle; });
 }
 
 std::vector<Resident> Placement::residents() const {

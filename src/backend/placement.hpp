@@ -4,14 +4,14 @@
 // device. On each device one resident prover per circuit holds its key's bases and its PCE (or its
 // zkey's points), so a proof sends only its witness over the bus.
 //
-// The fit ladder, when a prover does not fit its device's free memory (DeviceMemoryShort, checked
-// before anything is uploaded): drop the second witness slot (FitOptions::witness_slots: the next
-// witness's upload overlapping this one's kernels), then the MSM window tables (an optional
-// speed-up), then run the G2 MSM on the CPU (its bases and scratch are the part the CPU can take:
-// a 32 GiB PoRep partition fits an H200 only this way), then drop idle provers of other circuits
-// on that device, least recently used first, and climb the ladder again; when nothing is left to
-// drop the DeviceMemoryShort reaches the retry policy (retry_policy.hpp), whose last rung is the
-// CPU.
+// The fit ladder (fit_ladder.hpp), when a prover does not fit its device's free memory or its
+// cap (FitOptions::memory_limit; DeviceMemoryShort, checked before anything is uploaded): one
+// witness slot, no MSM window tables, the G2 MSM on the CPU, then the streamed prover (the key's
+// bases in pinned host memory, crossing to the device chunk by chunk under the cap; bellperson keys
+// only), with the G2 MSM back on the device and then on the CPU; then drop idle provers of other
+// circuits on that device, least recently used first, and climb the ladder again; when nothing is
+// left to drop the DeviceMemoryShort reaches the retry policy (retry_policy.hpp), whose last rung
+// is the CPU.
 //
 // A resident prover keeps the handles its key came with (CircuitKey::holds): it reads the key on
 // the host (the densities, the G2 bases when that MSM runs on the CPU). A circuit whose handles
@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,9 +31,10 @@ namespace cuzk::backend {
 
 struct PlacementOptions {
   BackendKind kind = BackendKind::Auto;
-  std::vector<unsigned> devices{};  // empty: every device
-  FitOptions fit{};                 // the ladder's first rung
-  bool retry = true;                // the retry policy may prove elsewhere after a device error
+  std::vector<unsigned> devices{};          // empty: every device
+  FitOptions fit{};                         // the ladder's first rung (its memory_limit: every device's cap)
+  std::map<int, uint64_t> memory_limits{};  // per device ordinal, instead of fit.memory_limit
+  bool retry = true;                        // the retry policy may prove elsewhere after a device error
   // Named in errors when kind = Gpu makes the CPU unavailable ("--backend gpu", "gpus.backend = ...").
   std::string required_by = "--backend gpu";
 };
@@ -111,6 +113,10 @@ class Placement {
   struct Device;
   std::shared_ptr<Entry> acquire(Device& d, const CircuitKey& key, bool may_evict);
   std::unique_ptr<DeviceProver> build_fitted(int device, const ProverKey& key, BuildProgress* progress) const;
+  // Drops the idle provers `drop` selects, skipping devices whose lock is held (a build).
+  template <class Pred>
+  size_t drop_where(Pred&& drop);
+  static thread_local const Device* t_building;
 
   PlacementOptions options_;
   std::vector<int> devices_;

@@ -52,6 +52,14 @@ std::string gib(uint64_t bytes) {
 
 using msm_detail::msm_scratch_bytes;
 
+// What a prover may take: the free memory, or less under GpuProverOptions::memory_limit.
+uint64_t room(uint64_t free_bytes, const GpuProverOptions& opt) {
+  return opt.memory_limit == 0 ? free_bytes : std::min<uint64_t>(free_bytes, opt.memory_limit);
+}
+std::string limit_text(const GpuProverOptions& opt) {
+  return opt.memory_limit == 0 ? "" : " (its cap, gpus.memory_limit: " + gib(opt.memory_limit) + ")";
+}
+
 // Window tables (GpuProverOptions::msm_table_bits) for every base set a prover holds, and their
 // device bytes: shared by both provers and their memory estimates.
 void precompute_tables(std::initializer_list<G1DeviceBases*> g1, G2DeviceBases& g2, const GpuProverOptions& opt) {
@@ -77,11 +85,6 @@ unsigned log2_exact(size_t m) {
 }
 
 }  // namespace
-
-std::string GpuProverMemory::describe() const {
-  return gib(total()) + " (bases " + gib(bases) + ", PCE " + gib(pce) + ", z/a/b/c " + gib(vectors) +
-         ", MSM and NTT scratch " + gib(scratch) + ")";
-}
 
 struct GpuProver::Impl {
   groth16::KeySizes key;
@@ -157,9 +160,9 @@ struct GpuProver::Impl {
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     size_t free_b = 0, total_b = 0;
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (mem.total() > free_b) {
+    if (mem.total() > room(free_b, opt)) {
       throw DeviceMemoryShort("GpuProver: device " + std::to_string(opt.device) + " has " + gib(free_b) + " free of " +
-                              gib(total_b) + ", but this key and circuit need " + mem.describe() +
+                              gib(total_b) + limit_text(opt) + ", but this key and circuit need " + mem.describe() +
                               (opt.b_g2_on_gpu ? "; running the G2 MSM on the CPU saves the b_g2 bases" : "") +
                               "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
     }
@@ -382,23 +385,10 @@ GpuProverMemory GpuProver::memory_needed(const groth16::KeySizes& key, const pce
 
 GpuProverMemory GpuProver::memory_needed(const groth16::KeySizes& key, const groth16::CircuitShape& shape,
                                          const GpuProverOptions& options) {
-  GpuProverMemory mem;
-  const uint64_t g1 = G1DeviceBases::kBytesPerBase, g2 = G2DeviceBases::kBytesPerBase;
-  mem.bases = (key.h + key.l + key.a + key.b_g1) * g1 + (options.b_g2_on_gpu ? key.b_g2 * g2 : 0);
-  mem.bases += table_bytes({key.h, key.l, key.a, key.b_g1}, key.b_g2, options);
-  const uint64_t m = poly::Domain::size_for(shape.num_constraints);
-  const uint64_t cols = shape.num_inputs + shape.num_aux;
-  mem.vectors = (slot_count(options) * cols + 3 * m) * sizeof(Fr);
-  const int sms = 144;  // upper bound for the slice/partial buffers (H200: 132)
-  const uint64_t n1 = std::max<uint64_t>({m, shape.num_aux, shape.num_inputs});
-  const unsigned tb = options.msm_table_bits;
-  // The G2 MSM takes its scalars from the resident z through the B density: its buffers grow to
-  // the bases it sums (b_g2: 33 M at 32 GiB), not to the 130 M columns (that estimate left no
-  // room for G2 on an H200 at 32 GiB), plus the density bitmap and prefix of every column.
-  mem.scratch = msm_scratch_bytes(n1, 192, sms, tb) +
-                (options.b_g2_on_gpu ? msm_scratch_bytes(key.b_g2, 384, sms, tb) + cols / 8 * 2 : 0) + m * sizeof(Fr) +
-                (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
-  return mem;
+  return resident_memory(key, {shape.num_inputs, shape.num_aux, shape.num_constraints, 0},
+                         {.b_g2_on_gpu = options.b_g2_on_gpu,
+                          .msm_table_bits = options.msm_table_bits,
+                          .witness_slots = options.witness_slots});
 }
 
 GpuProverMemory GpuProver::memory_needed(const groth16::ProvingKey& pk, const pce::Pce& pce,
@@ -469,9 +459,9 @@ struct GpuZkeyProver::Impl {
     CUZK_CUDA_CHECK(cudaSetDevice(opt.device));
     size_t free_b = 0, total_b = 0;
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (mem.total() > free_b) {
+    if (mem.total() > room(free_b, opt)) {
       throw DeviceMemoryShort("GpuZkeyProver: device " + std::to_string(opt.device) + " has " + gib(free_b) +
-                              " free of " + gib(total_b) + ", but this zkey needs " + mem.describe() +
+                              " free of " + gib(total_b) + limit_text(opt) + ", but this zkey needs " + mem.describe() +
                               "; free device memory, use a larger device, or prove on the CPU (--backend cpu)");
     }
     a = G1DeviceBases(std::span<const ec::G1Affine>(zk.a));

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "ec/bls12_381.hpp"
+#include "groth16/gpu/resident_plan.hpp"
 #include "groth16/key_source.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
@@ -51,17 +52,14 @@ struct GpuProverOptions {
   // by about H's time (one process: 1.513-1.526 s a stage against 1.490-1.499 s; the daemon, one
   // run: 13.72 against 13.85 s a proof, within the noise; BENCHMARKS.md). `gpus.overlap_h`.
   bool overlap_h = false;
+  // Bytes the prover may take on the device (gpus.memory_limit: a card shared with other work, or a
+  // large card standing in for a small one); 0: what the device has free. Checked with the free
+  // memory before anything is uploaded.
+  uint64_t memory_limit = 0;
 };
 
-// What the prover will hold on the device, by part (bytes).
-struct GpuProverMemory {
-  uint64_t bases = 0;    // h, l, a, b_g1 (96 B a point) and b_g2 when on the GPU (192 B)
-  uint64_t pce = 0;      // matrices and dictionary
-  uint64_t vectors = 0;  // z, a, b, c
-  uint64_t scratch = 0;  // MSM engines (estimate) and NTT twiddles
-  uint64_t total() const { return bases + pce + vectors + scratch; }
-  std::string describe() const;  // "12.3 GiB (bases ..., PCE ..., vectors ..., MSM scratch ...)"
-};
+// What the prover will hold on the device, by part (resident_plan.hpp: computable without CUDA).
+using GpuProverMemory = ResidentMemory;
 
 class GpuProver {
  public:
