@@ -4,7 +4,8 @@
 #   stands (its listen is open to every host) and loads it with the allowlist opt-in, one warning
 #   per key that has no effect here;
 # - a TCP listener with daemon.allow_unauthenticated_from: a listed client is served and sees the
-#   networks in cuzk-bench status (text and --json), an unlisted one is closed and logged once;
+#   networks in cuzk-bench status (text and --json), an unlisted one is closed and logged once; a
+#   seed key without effect in its config is logged once at start-up;
 # - as root, the unix socket's mode and group with other users: a temporary user in a temporary
 #   group connects through a socket of mode 0660 and that group (and the directories made for it),
 #   a user outside the group is denied, and with the default 0600 so is the member.
@@ -77,12 +78,16 @@ port=$(free_port)
 tcp_config() { # tcp_config NETWORK
   printf '[daemon]\nlisten = "127.0.0.1:%s"\ndata_dir = "%s/data"\nallow_unauthenticated_from = ["%s"]\n' \
     "$port" "$tmp" "$1" >"$tmp/tcp.toml"
-  printf '[gpus]\nbackend = "cpu"\n' >>"$tmp/tcp.toml"
+  printf '[gpus]\nbackend = "cpu"\n[pipeline]\nslot_size = 3\n' >>"$tmp/tcp.toml"
 }
 tcp_config 127.0.0.1/32
 if start_daemon "$tmp/tcp.toml"; then
   grep -q 'warning access unauthenticated_from=127.0.0.1/32' "$tmp/daemon.log" ||
     { echo "FAIL: no start-up warning naming the networks"; fail=1; }
+  # The seed's key without effect: logged once, as a preflight warning.
+  n=$(grep -c 'pipeline.slot_size' "$tmp/daemon.log")
+  grep -q 'warning preflight status=warn check="config pipeline.slot_size"' "$tmp/daemon.log" && [ "$n" -eq 1 ] ||
+    { echo "FAIL: the config warning is not logged once ($n):"; cat "$tmp/daemon.log"; fail=1; }
   expect_rc 0 "$bench" -a "127.0.0.1:$port" status
   expect_out "clients from 127.0.0.1/32 call without TLS or a token (daemon.allow_unauthenticated_from)"
   expect_rc 0 "$bench" -a "127.0.0.1:$port" status --json

@@ -431,9 +431,8 @@ int run(const Options& opt, const sigset_t& signals) {
              {"data_dir", cfg.daemon.data_dir},
              {"listen", cfg.daemon.listen}});
 
-  for (const auto& w : cfg.warnings) log_event(Level::warn, "config_warning", {{"key", w.key}, {"warning", w.message}});
   log_access(cfg, *access);
-  log_preflight(cfg);
+  log_preflight(cfg);  // with a warning line for each of cfg.warnings
 
   std::optional<PidFile> pid_file;
   try {

@@ -12,13 +12,13 @@ using Type = SeedKey::Type;
 
 // Mapped keys mean the same here. The others, and why they have no counterpart.
 const std::array kSeedKeys = {
-    SeedKey{"daemon", "status_listen", "daemon.metrics_listen", "", Type::Unsigned},
+    SeedKey{"daemon", "status_listen", "daemon.metrics_listen", ""},
     SeedKey{"memory", "pinned_budget", nullptr,
             "the seed daemon deprecated and ignored it; memory.total_budget covers all memory here", Type::Size},
     SeedKey{"memory", "working_memory_budget", nullptr,
             "the seed daemon deprecated and ignored it; memory.total_budget covers all memory here", Type::Size},
-    SeedKey{"gpus", "gpu_threads", "prover.threads", "", Type::Unsigned},
-    SeedKey{"gpus", "gpu_workers_per_device", "gpus.workers_per_device", "", Type::Unsigned},
+    SeedKey{"gpus", "gpu_threads", "prover.threads", ""},
+    SeedKey{"gpus", "gpu_workers_per_device", "gpus.workers_per_device", ""},
     SeedKey{"scheduler", "max_batch_size", nullptr,
             "the seed's cross-sector batching; here the partitions of different jobs overlap in the pipeline, so "
             "no proof waits for a batch to fill",
@@ -41,14 +41,14 @@ const std::array kSeedKeys = {
             "the seed's number of proofs synthesized at once; here synthesis.workers counts partitions, whatever "
             "proof they belong to",
             Type::Unsigned},
-    SeedKey{"pipeline", "max_parallel_synthesis", "synthesis.workers", "", Type::Unsigned},
+    SeedKey{"pipeline", "max_parallel_synthesis", "synthesis.workers", ""},
     SeedKey{"pipeline", "slot_size", nullptr, "a code path the seed never reached; nothing corresponds to it here",
             Type::Unsigned},
     SeedKey{"pipeline", "max_gpu_queue_depth", nullptr,
             "the seed's dispatch pacer; here synthesis.lookahead bounds the partitions synthesized or waiting for "
             "the prover",
             Type::Unsigned},
-    SeedKey{"srs", "param_cache", "srs.param_dir", "", Type::Unsigned},
+    SeedKey{"srs", "param_cache", "srs.param_dir", ""},
 };
 
 std::string name_of(const SeedKey& k) {

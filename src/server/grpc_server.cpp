@@ -321,8 +321,9 @@ void GrpcServer::apply_socket_permissions() {
   const std::string& path = listen_.path;
   std::string failed;
   if (options_.socket_gid && ::chown(path.c_str(), static_cast<uid_t>(-1), *options_.socket_gid) != 0) {
-    failed = "cannot give socket " + path + " to group " + group_label(*options_.socket_gid) + ": " +
-             errno_text(errno) + (errno == EPERM ? " (the daemon's user must be a member of that group)" : "");
+    const int err = errno;  // before group_label's lookups
+    failed = "cannot give socket " + path + " to group " + group_label(*options_.socket_gid) + ": " + errno_text(err) +
+             (err == EPERM ? " (the daemon's user must be a member of that group)" : "");
   } else if (::chmod(path.c_str(), options_.socket_mode) != 0) {
     failed = "cannot set mode " + octal(options_.socket_mode) + " on socket " + path + ": " + errno_text(errno);
   }
