@@ -9,7 +9,8 @@ cancel of queued and running jobs; a CRITICAL job overtaking queued NORMAL work;
 timeout; bad requests (unknown kind, empty / garbage / wrong-size witness, oversized message,
 unknown circuit) answered with INVALID_ARGUMENT while the daemon keeps serving; 100 MiB hostile
 vanilla_proofs from three clients refused fast while a fourth proves, memory back after; the unix
-socket's 0600 mode; metrics; a SIGTERM drain that finishes in-flight work and exits 0; and a second
+socket's 0600 mode; GetStatus answering within 1 s while the CPU proves and every core is busy;
+metrics; a SIGTERM drain that finishes in-flight work and exits 0; and a second
 SIGTERM that cancels a long job and exits 0 within the forced-stop bound.
 """
 
@@ -135,6 +136,33 @@ def hostile_requests(addr, pb, pid):
     time.sleep(0.5)
     grown = rss_bytes(pid) - rss0
     check(grown < 256 << 20, f"daemon RSS after the hostile requests: {grown >> 20:+d} MiB")
+
+
+def status_under_load(addr):
+    """GetStatus answers within 1 s while a proof runs on the CPU and every core is busy besides
+    (an operator's status view and a client's health check must not time out behind the prover)."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    latencies, result = [], {}
+    try:
+        with dc.Client(addr) as pc:
+            prover = threading.Thread(target=lambda: result.update(
+                pc.prove("chain:2^14", partition_inputs=[b"load-0", b"load-1", b"load-2", b"load-3"], timeout=240)))
+            prover.start()
+            with dc.Client(addr) as sc:
+                while prover.is_alive():
+                    t0 = time.time()
+                    sc.status(timeout=30)
+                    latencies.append(time.time() - t0)
+                    time.sleep(0.05)
+            prover.join()
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    check(result.get("status") == "COMPLETED", f"the proof under load: {result.get('status')}")
+    worst = max(latencies, default=99)
+    check(len(latencies) >= 5 and worst < 1.0,
+          f"GetStatus under load: {len(latencies)} calls, slowest {worst * 1000:.0f} ms (bound 1 s)")
 
 
 def forced_stop(daemon, tmp, config):
@@ -280,6 +308,7 @@ zkey = "{src}/tests/zkey/mul3.zkey"
         check(c.prove("chain:2^10", partition_inputs=[b"after"])["status"] == "COMPLETED",
               "the daemon still proves after bad requests")
         hostile_requests(addr, pb, proc.pid)
+        status_under_load(addr)
 
         text = c.metrics()
         check("cuzk_proofs_completed_total" in text and "cuzk_stage_seconds_bucket" in text, "GetMetrics text")

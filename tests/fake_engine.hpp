@@ -86,7 +86,8 @@ class FakeEngine final : public eng::EngineApi {
     eng::EngineStatus s;
     s.srs.push_back({"chain:2^10", 1, 4096, 2, true, "memory"});
     s.pce.push_back({"chain:2^10", 777, "loaded", "/data/pce/chain.pce"});
-    s.queues.push_back({"generic", eng::Priority::High, "synthesis", 4, 1});
+    s.queues.push_back({"generic", eng::Priority::High, "", 2, 1, 5, 3});
+    s.stage_queues.push_back({"generic", eng::Priority::High, "synthesis", 4, 1});
     s.workers.push_back({"synth-0", "busy", "job-7", 3, 1.5});
     s.circuits = {"chain:2^10", "filecoin-like:2^16"};
     s.completed = 11;

@@ -7,6 +7,8 @@
 #   - a C1 with one flipped byte: prove fails naming the JSON field, and writes no proof;
 #   - through the daemon: POREP_SEAL_COMMIT with the wrapped C1 (cuzk-bench single --c1 checks
 #     the proof against the inputs it derives itself); the flipped C1 refused by cuzk-bench;
+#   - a regenerated C1 under the same request id (as Curio retries a resealed sector): a new job
+#     whose proof verifies against its own C1;
 #   - cuzk-bench batch --c1 -c 2 -j 2 --json: proofs 2, failed 0, verified 2; the flipped C1
 #     refused (exit 2, the field named, no proof).
 # Usage: porep_e2e_test.sh PATH/TO/cuzk PATH/TO/cuzk-daemon PATH/TO/cuzk-bench
@@ -82,6 +84,17 @@ run 0 "$tmp/bench.log" "$bench" -a "$sock" --json single --c1 "$tmp/c1-other.jso
 grep -q '"verified": *true' "$tmp/bench.log" || { echo "FAIL: daemon proof not verified:"; tail -20 "$tmp/bench.log"; fail=1; }
 run 0 "$tmp/verify-daemon.log" "$cuzk" verify --porep --c1 "$tmp/c1-other.json" --vk "$tmp/p.vk" \
   --proof "$tmp/daemon-proof.bin"
+# A PoRep whose C1 was made again keeps Curio's request id (porep-<miner>-<sector>): the second
+# C1 under the id is a new job, and its proof verifies against its own C1's inputs.
+for c1 in c1-other c1; do
+  run 0 "$tmp/bench-id-$c1.log" "$bench" -a "$sock" --json single --c1 "$tmp/$c1.json" --miner-id 1000 \
+    --request-id porep-1000-1 --proof-out "$tmp/id-$c1.bin"
+  expect_in "$tmp/bench-id-$c1.log" '"verified": *true' "$c1 under porep-1000-1: verified against its own C1"
+  run 0 "$tmp/verify-id-$c1.log" "$cuzk" verify --porep --c1 "$tmp/$c1.json" --vk "$tmp/p.vk" --proof "$tmp/id-$c1.bin"
+done
+cmp -s "$tmp/id-c1-other.bin" "$tmp/id-c1.bin" && { echo "FAIL: two C1s under one id got the same proof"; fail=1; }
+expect_in "$tmp/daemon.log" 'request_new_job request_id=porep-1000-1 old_job=porep-1000-1 .*outcome=new_content' \
+  "a regenerated C1 under its id logged as a new job"
 # cuzk-bench checks a C1 before sending it (usage error, naming the field); the daemon's own
 # refusal of the same C1 (INVALID_ARGUMENT at submit) is test_engine's BadRequests case.
 run 2 "$tmp/bench-flipped.log" "$bench" -a "$sock" \

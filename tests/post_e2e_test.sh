@@ -16,6 +16,8 @@
 #     against another request; a proof made and verified without a daemon;
 #   - `cuzk-bench batch --post`: the sealed and the synthetic Window files sent in turn, every proof
 #     verified; a batch of two circuits refused (usage);
+#   - two Window partitions under one request id (as Curio sends a deadline's), in turn and at
+#     once: each gets its own proof; a retry of one joins its finished job;
 #   - `cuzk post witness --check`: the native witness equals the circuit's synthesis; a tampered
 #     file refused naming the sector; `cuzk pce extract --circuit window-post:2KiB`;
 #   - the same proofs again from a restarted daemon without the PCEs (full synthesis).
@@ -101,6 +103,34 @@ run 2 "$tmp/batch-mixed.log" "$bench" -a "$sock" batch --post "$tmp/window.json"
 expect_in "$tmp/batch-mixed.log" "a batch proves one circuit" "batch --post: two circuits refused"
 run 2 "$tmp/batch-bad.log" "$bench" -a "$sock" batch --post "$tmp/window-bad.json" -c 1
 expect_in "$tmp/batch-bad.log" "(sector 7)" "batch --post: a tampered file refused before sending"
+
+# Curio's request ids (curio lib/ffi/cuzk_funcs.go): every partition of one WindowPoSt deadline is
+# sent under the same id, with other vanilla proofs. Two such partitions (the sealed and the
+# synthetic file) under one id, one after the other and then at once, each proof verified by
+# cuzk-bench against its own request's inputs; then the first again (a retry after a timeout),
+# which joins its finished job.
+ts=$(date +%s)
+wid='wdpost-1000-0-[10 11 12 13 14 15 16 17]'
+for kind in window synth-window; do
+  run 0 "$tmp/id-$kind.log" "$bench" -a "$sock" --json single --post "$tmp/$kind.json" --request-id "$wid"
+  expect_in "$tmp/id-$kind.log" '"verified": *true' "$kind under a shared request id: its own proof"
+done
+wid2='wdpost-1000-0-[20 21 22 23 24 25 26 27]'
+"$bench" -a "$sock" --json single --post "$tmp/window.json" --request-id "$wid2" >"$tmp/id2-window.log" 2>&1 &
+p1=$!
+"$bench" -a "$sock" --json single --post "$tmp/synth-window.json" --request-id "$wid2" >"$tmp/id2-synth.log" 2>&1 &
+p2=$!
+wait "$p1" || { echo "FAIL: concurrent partition 1 under one id failed"; tail -5 "$tmp/id2-window.log"; fail=1; }
+wait "$p2" || { echo "FAIL: concurrent partition 2 under one id failed"; tail -5 "$tmp/id2-synth.log"; fail=1; }
+expect_in "$tmp/id2-window.log" '"verified": *true' "concurrent partitions under one id: the first's proof"
+expect_in "$tmp/id2-synth.log" '"verified": *true' "concurrent partitions under one id: the second's proof"
+run 0 "$tmp/id-retry.log" "$bench" -a "$sock" --json single --post "$tmp/window.json" --request-id "$wid"
+expect_in "$tmp/id-retry.log" '"verified": *true' "a retry under its id: the proof of its own request"
+expect_in "$tmp/daemon.log" 'request_new_job request_id="wdpost-1000-0-\[10 11 12 13 14 15 16 17\]".*outcome=new_content' \
+  "a second partition under one id logged as a new job"
+expect_in "$tmp/daemon.log" 'request_joined request_id="wdpost-1000-0-\[10 11 12 13 14 15 16 17\]".*state=completed' \
+  "the retry logged as joining the finished job"
+echo "request ids: $(($(date +%s) - ts)) s"
 
 stop_daemon
 

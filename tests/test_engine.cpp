@@ -98,24 +98,6 @@ TEST(Engine, ACorruptCachedPceIsExtractedAgain) {
       << again.metrics_text();
 }
 
-TEST(Engine, RequestIdIsAnIdempotencyKey) {
-  TempDir dir;
-  Engine engine(test_config(dir.str()));
-  engine.start();
-  auto a = engine.submit(builtin_request("chain:2^9", 1, "same"));
-  auto b = engine.submit(builtin_request("chain:2^9", 1, "same"));
-  ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(a.value->job_id, b.value->job_id);
-  EXPECT_FALSE(a.value->existing);
-  EXPECT_TRUE(b.value->existing);
-  auto c = engine.submit(builtin_request("chain:2^9", 2, "same"));
-  ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error.code, ErrorCode::InvalidArgument);
-  EXPECT_NE(c.error.message.find("was used for another request"), std::string::npos);
-  expect_valid(engine, *engine.await("same", 0ms), "chain:2^9");
-  EXPECT_EQ(engine.status().completed, 1u);
-}
-
 TEST(Engine, BadRequestsAreRejectedWithClearMessages) {
   TempDir dir;
   Config cfg = test_config(dir.str());
@@ -534,7 +516,7 @@ TEST(Engine, StatusReportsEachJobsProofKind) {
   ASSERT_TRUE(s.ok()) << s.error.message;
   bool seen = false;
   for (int i = 0; i < 1000 && !seen; ++i) {
-    for (const QueueInfo& q : engine.status().queues) {
+    for (const QueueInfo& q : engine.status().stage_queues) {
       EXPECT_NE(q.proof_kind, "generic") << q.stage;
       seen |= q.stage == "scheduler" && q.proof_kind == "porep_c2" && q.pending + q.in_progress == 1;
     }

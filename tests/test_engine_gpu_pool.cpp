@@ -251,7 +251,7 @@ TEST(EngineGpuPool, ACriticalPartitionRunsBesideALongOne) {
   const auto until = std::chrono::steady_clock::now() + 30s;
   auto prover_busy_and_two_waiting = [&] {
     uint32_t pending = 0, running = 0;
-    for (const QueueInfo& q : engine.status().queues) {
+    for (const QueueInfo& q : engine.status().stage_queues) {
       if (q.stage != "prove") continue;
       pending += q.pending;
       running += q.in_progress;

@@ -2,8 +2,6 @@
 // failure, the log's rate limit), then the engine making test-only keys, extracting a PCE and
 // building a (fake) device prover, each seen in status() mid-way with advancing progress, then gone.
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
 
 #include <map>
 #include <mutex>
@@ -11,6 +9,7 @@
 #include <thread>
 
 #include "backend/placement.hpp"
+#include "captured_log.hpp"
 #include "engine/engine.hpp"
 #include "groth16/key_source.hpp"
 #include "test_helpers.hpp"
@@ -21,26 +20,7 @@ using namespace cuzk;
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
 
-// Sends spdlog's default logger to a string for the test's lifetime.
-class CapturedLog {
- public:
-  CapturedLog() : previous_(spdlog::default_logger()) {
-    auto logger = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(out_));
-    logger->set_pattern("%v");
-    spdlog::set_default_logger(logger);
-  }
-  ~CapturedLog() { spdlog::set_default_logger(previous_); }
-  size_t count(const std::string& event) const {
-    std::istringstream in(out_.str());
-    size_t n = 0;
-    for (std::string line; std::getline(in, line);) n += line.rfind(event + " ", 0) == 0;
-    return n;
-  }
-
- private:
-  std::shared_ptr<spdlog::logger> previous_;
-  std::ostringstream out_;
-};
+using test::CapturedLog;
 
 TEST(Operations, ListsRunningOperationsWithTheirProgressUntilTheyEnd) {
   CapturedLog log;

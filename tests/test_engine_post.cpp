@@ -200,7 +200,7 @@ TEST(EnginePost, ACriticalRequestOvertakesQueuedPartitions) {
   // Wait until several of the batch's partitions wait for the prover.
   auto waiting = [&] {
     uint32_t n = 0;
-    for (const QueueInfo& q : engine.status().queues) {
+    for (const QueueInfo& q : engine.status().stage_queues) {
       if (q.stage == "prove") n += q.pending;
     }
     return n;

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "captured_log.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "fake_engine.hpp"
 #include "server/grpc_server.hpp"
@@ -49,6 +50,8 @@ using cuzk::server::GrpcServer;
 using cuzk::server::GrpcServerOptions;
 using cuzk::server::MetricsHttpServer;
 using cuzk::server::ProvingService;
+using cuzk::server::RefusalLog;
+namespace test = cuzk::test;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
@@ -189,6 +192,58 @@ TEST_F(GrpcServiceTest, EngineErrorCodesMapToGrpcCodes) {
   const auto st = stub_->SubmitProof(ctx.get(), generic_request("throw"), &resp);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::INTERNAL);
   EXPECT_NE(st.error_message().find("fake engine exploded"), std::string::npos);
+}
+
+// Every refused proof request leaves one log line (id, kind, size, code, reason), however it was
+// refused: before the engine (a bad kind), by the engine, through Prove.
+TEST_F(GrpcServiceTest, RefusedProofRequestsAreLogged) {
+  test::CapturedLog log;
+  v1::SubmitProofRequest bad_kind = generic_request("chain:2^10");
+  bad_kind.set_request_id("wdpost-1000-0-[1 2 3 4 5 6 7 8]");
+  bad_kind.set_proof_kind(static_cast<v1::ProofKind>(0));
+  v1::SubmitProofResponse resp;
+  auto ctx = context();
+  EXPECT_EQ(stub_->SubmitProof(ctx.get(), bad_kind, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::ProveRequest preq;
+  *preq.mutable_submit() = generic_request("err:exhausted");
+  preq.mutable_submit()->set_request_id("porep-1000-7");
+  preq.mutable_submit()->set_vanilla_proof(std::string(1000, 'x'));
+  v1::ProveResponse presp;
+  auto ctx2 = context();
+  EXPECT_EQ(stub_->Prove(ctx2.get(), preq, &presp).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  auto ctx3 = context();
+  EXPECT_TRUE(stub_->SubmitProof(ctx3.get(), generic_request("chain:2^10"), &resp).ok());
+  const std::vector<std::string> lines = log.lines("request_refused");
+  ASSERT_EQ(lines.size(), 2u) << "one line per refusal, none for the accepted request";
+  EXPECT_EQ(lines[0],
+            "request_refused request_id=\"wdpost-1000-0-[1 2 3 4 5 6 7 8]\" kind=PROOF_KIND_UNSPECIFIED "
+            "bytes=" +
+                std::to_string(bad_kind.ByteSizeLong()) +
+                " code=INVALID_ARGUMENT reason=\"proof_kind is PROOF_KIND_UNSPECIFIED; set it to "
+                "POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION, WINNING_POST or GENERIC\" "
+                "suppressed_before=0");
+  EXPECT_EQ(lines[1], "request_refused request_id=porep-1000-7 kind=GENERIC bytes=" +
+                          std::to_string(preq.submit().ByteSizeLong()) +
+                          " code=RESOURCE_EXHAUSTED reason=\"fake failure for err:exhausted\" suppressed_before=0");
+}
+
+// A client retrying a refused request in a loop does not flood the log: past the burst, lines are
+// counted and the next written line says how many were held back.
+TEST(RefusalLog, IsRateLimitedAndCountsWhatItHeldBack) {
+  test::CapturedLog log;
+  RefusalLog refusals(2, std::chrono::seconds(1));
+  const RefusalLog::Request r{"snap-1000-9", "SNAP_DEALS_UPDATE", 123};
+  const grpc::Status status(grpc::StatusCode::INVALID_ARGUMENT, "first line\nsecond line");
+  for (int i = 0; i < 5; ++i) refusals.record(r, status);
+  EXPECT_EQ(log.count("request_refused"), 2u);
+  EXPECT_EQ(refusals.suppressed_total(), 3u);
+  EXPECT_NE(log.lines("request_refused")[0].find("reason=\"first line\" "), std::string::npos)
+      << "only the reason's first line";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  refusals.record(r, status);
+  ASSERT_EQ(log.count("request_refused"), 3u);
+  EXPECT_NE(log.lines("request_refused")[2].find("suppressed_before=3"), std::string::npos)
+      << log.lines("request_refused")[2];
 }
 
 void expect_completed(const v1::AwaitProofResponse& r, const std::string& job_id) {
@@ -378,12 +433,21 @@ TEST_F(GrpcServiceTest, GetStatusFillsSeedAndExtensionFields) {
   EXPECT_EQ(r.loaded_srs(0).ref_count(), 2u);
   EXPECT_TRUE(r.loaded_srs(0).test_only());
   EXPECT_EQ(r.loaded_srs(0).storage(), "memory");
+  // queues: jobs (the seed's meaning) with their partitions; stage_queues: partitions per stage.
   ASSERT_EQ(r.queues_size(), 1);
   EXPECT_EQ(r.queues(0).proof_kind(), "generic");
-  EXPECT_EQ(r.queues(0).pending(), 4u);
+  EXPECT_EQ(r.queues(0).pending(), 2u);
   EXPECT_EQ(r.queues(0).in_progress(), 1u);
+  EXPECT_EQ(r.queues(0).pending_partitions(), 5u);
+  EXPECT_EQ(r.queues(0).in_progress_partitions(), 3u);
   EXPECT_EQ(r.queues(0).priority(), v1::HIGH);
-  EXPECT_EQ(r.queues(0).stage(), "synthesis");
+  EXPECT_EQ(r.queues(0).stage(), "");
+  ASSERT_EQ(r.stage_queues_size(), 1);
+  EXPECT_EQ(r.stage_queues(0).proof_kind(), "generic");
+  EXPECT_EQ(r.stage_queues(0).pending(), 4u);
+  EXPECT_EQ(r.stage_queues(0).in_progress(), 1u);
+  EXPECT_EQ(r.stage_queues(0).priority(), v1::HIGH);
+  EXPECT_EQ(r.stage_queues(0).stage(), "synthesis");
   ASSERT_EQ(r.loaded_pce_size(), 1);
   EXPECT_EQ(r.loaded_pce(0).size_bytes(), 777u);
   EXPECT_EQ(r.loaded_pce(0).state(), "loaded");
@@ -712,7 +776,12 @@ TEST_F(GrpcServiceTest, StatusJsonIsWellFormed) {
   EXPECT_EQ(j.front(), '{');
   EXPECT_EQ(j.back(), '}');
   EXPECT_NE(j.find("\"version\":\"9.9.9-test\""), std::string::npos) << j;
-  EXPECT_NE(j.find("\"queues\":[{\"proof_kind\":\"generic\",\"priority\":\"high\",\"stage\":\"synthesis\""),
+  EXPECT_NE(j.find("\"queues\":[{\"proof_kind\":\"generic\",\"priority\":\"high\",\"pending\":2,\"in_progress\":1,"
+                   "\"pending_partitions\":5,\"in_progress_partitions\":3}]"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"stage_queues\":[{\"proof_kind\":\"generic\",\"priority\":\"high\",\"stage\":\"synthesis\","
+                   "\"pending\":4,\"in_progress\":1}]"),
             std::string::npos)
       << j;
   EXPECT_NE(j.find("\"circuits\":[\"chain:2^10\",\"filecoin-like:2^16\"]"), std::string::npos) << j;

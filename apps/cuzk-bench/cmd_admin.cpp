@@ -57,9 +57,18 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
   for (const auto& q : s.queues()) {
     j["queues"].push_back({{"proof_kind", q.proof_kind()},
                            {"priority", priority_name(q.priority())},
-                           {"stage", q.stage()},
                            {"pending", q.pending()},
-                           {"in_progress", q.in_progress()}});
+                           {"in_progress", q.in_progress()},
+                           {"pending_partitions", q.pending_partitions()},
+                           {"in_progress_partitions", q.in_progress_partitions()}});
+  }
+  j["stage_queues"] = nlohmann::json::array();
+  for (const auto& q : s.stage_queues()) {
+    j["stage_queues"].push_back({{"proof_kind", q.proof_kind()},
+                                 {"priority", priority_name(q.priority())},
+                                 {"stage", q.stage()},
+                                 {"pending", q.pending()},
+                                 {"in_progress", q.in_progress()}});
   }
   j["loaded_srs"] = nlohmann::json::array();
   for (const auto& x : s.loaded_srs()) {
@@ -150,12 +159,18 @@ void print_status(const v1::GetStatusResponse& s) {
     ops.add({op.what(), op.circuit_id(), progress, fmt_fixed(op.elapsed_seconds(), 1)});
   }
   section("operations", ops);
-  Table queues({"kind", "priority", "stage", "pending", "in progress"});
+  Table jobs({"kind", "priority", "jobs queued", "jobs running", "partitions queued", "partitions running"});
   for (const auto& q : s.queues()) {
-    queues.add({q.proof_kind(), priority_name(q.priority()), q.stage().empty() ? "-" : q.stage(),
+    jobs.add({q.proof_kind(), priority_name(q.priority()), std::to_string(q.pending()), std::to_string(q.in_progress()),
+              std::to_string(q.pending_partitions()), std::to_string(q.in_progress_partitions())});
+  }
+  section("jobs", jobs);
+  Table stages({"kind", "priority", "stage", "partitions waiting", "partitions in work"});
+  for (const auto& q : s.stage_queues()) {
+    stages.add({q.proof_kind(), priority_name(q.priority()), q.stage().empty() ? "-" : q.stage(),
                 std::to_string(q.pending()), std::to_string(q.in_progress())});
   }
-  section("queues", queues);
+  section("stages", stages);
   Table srs({"circuit", "tier", "size", "refs", "keys"});
   for (const auto& x : s.loaded_srs()) {
     // Where the keys live: a file, or (TEST-ONLY keys, srs.test_keys) memory only.

@@ -14,7 +14,8 @@ StatusSample summarize(const v1::GetStatusResponse& status, double t_s) {
       ++s.provers;
     }
   }
-  for (const auto& q : status.queues()) {
+  // Partitions per stage (queues() counts jobs).
+  for (const auto& q : status.stage_queues()) {
     s.queued += q.pending();
     s.running += q.in_progress();
   }

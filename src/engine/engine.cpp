@@ -65,6 +65,19 @@ std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, Th
   }
 }
 
+// A job's state in the request-id log lines.
+const char* job_state(const Job& job) {
+  if (!job.done) return job.running ? "running" : "queued";
+  switch (job.status) {
+    case JobStatus::Completed:
+      return "completed";
+    case JobStatus::Failed:
+      return "failed";
+    default:
+      return "cancelled";
+  }
+}
+
 std::string gib(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
@@ -216,11 +229,10 @@ void Engine::shutdown(bool drain) {
 
 // ---- submit / await / cancel ----
 
-Outcome<Submitted> Engine::submit(ProofRequest req) {
-  using O = Outcome<Submitted>;
-  const auto received = Clock::now();  // the decode (a WindowPoSt's vanilla proofs checked) is logged
-  // Its parallel checks run on the shared global pool ahead of less urgent work there.
-  const CallPriority urgency(static_cast<int>(effective_priority(req.kind, req.wire_priority)));
+// The request's job before it is queued: decoded and validated (a WindowPoSt's vanilla proofs
+// checked), its queued witnesses held in the memory budget.
+Outcome<std::shared_ptr<Job>> Engine::make_job(ProofRequest& req) {
+  using O = Outcome<std::shared_ptr<Job>>;
   const DecodeContext ctx{
       registry_, [this](const CircuitDef& def) {
         CircuitRuntime rt{def, srs_.peek(def.id), def.uses_zkey() ? nullptr : pce_.peek(def.id), nullptr};
@@ -252,33 +264,67 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
   job->publics.resize(job->partitions);
   job->timeline.resize(job->partitions);
   for (uint32_t i = 0; i < job->partitions; ++i) job->timeline[i].index = i;
+  return O::success(std::move(job));
+}
+
+RequestIds::Decision Engine::reuse_locked(const std::string& request_id, const RequestDigest& digest) const {
+  return request_ids_.decide(request_id, digest, [&](const std::string& id) {
+    const auto it = jobs_.find(id);
+    return it != jobs_.end() && (!it->second->done || it->second->status == JobStatus::Completed);
+  });
+}
+
+Outcome<Submitted> Engine::joined_locked(const std::string& request_id, const RequestDigest& digest,
+                                         const std::string& job_id) {
+  const Job& old = *jobs_.at(job_id);
+  m_.request_reuse(RequestIds::Decision::Join).inc();
+  logging::log_event(
+      logging::Level::info, "request_joined",
+      {{"request_id", request_id}, {"job", old.id}, {"state", job_state(old)}, {"digest", digest_prefix(digest)}});
+  return Outcome<Submitted>::success(Submitted{old.id, 0, true});
+}
+
+Outcome<Submitted> Engine::submit(ProofRequest req) {
+  using O = Outcome<Submitted>;
+  const auto received = Clock::now();  // the decode (a WindowPoSt's vanilla proofs checked) is logged
+  // Its parallel checks run on the shared global pool ahead of less urgent work there.
+  const CallPriority urgency(static_cast<int>(effective_priority(req.kind, req.wire_priority)));
+  RequestDigest digest{};
+  if (!req.request_id.empty()) {
+    digest = request_digest(req);
+    // A retry of a request already queued, running or proved is answered without decoding it again.
+    std::lock_guard lock(mu_);
+    gc_finished_locked();
+    if (auto d = reuse_locked(req.request_id, digest); d.what == RequestIds::Decision::Join) {
+      return joined_locked(req.request_id, digest, d.job_id);
+    }
+  }
+  auto made = make_job(req);
+  if (!made.ok()) return O::failure(made.error.code, made.error.message);
+  std::shared_ptr<Job> job = std::move(*made.value);
 
   std::lock_guard lock(mu_);
   gc_finished_locked();
   if (!accepting_) return O::failure(ErrorCode::Unavailable, "the daemon is shutting down");
-  if (!req.request_id.empty()) {
-    if (auto it = by_request_id_.find(req.request_id); it != by_request_id_.end()) {
-      const Job& old = *jobs_.at(it->second);
-      if (old.def.id != job->def.id || old.partitions != job->partitions) {
-        return O::failure(ErrorCode::InvalidArgument, "request_id '" + req.request_id +
-                                                          "' was used for another request (circuit '" + old.def.id +
-                                                          "', " + std::to_string(old.partitions) + " partitions)");
-      }
-      return O::success(Submitted{old.id, 0, true});
-    }
-  }
+  // Decided again under the lock: an equal request may have been queued while this one decoded.
+  const RequestIds::Decision reuse = reuse_locked(req.request_id, digest);
+  if (reuse.what == RequestIds::Decision::Join) return joined_locked(req.request_id, digest, reuse.job_id);
   if (unfinished_ >= config_.scheduler.max_pending_jobs) {
     return O::failure(ErrorCode::ResourceExhausted,
                       std::to_string(unfinished_) + " jobs are pending (scheduler.max_pending_jobs); retry later");
   }
   job->request_id = req.request_id;
-  job->id = req.request_id.empty() ? fresh_job_id() : req.request_id;
+  job->digest = digest;
+  job->id = req.request_id.empty()
+                ? fresh_job_id()
+                : RequestIds::job_id_for(req.request_id, [&](const std::string& id) { return jobs_.count(id) > 0; });
   while (jobs_.count(job->id)) job->id = fresh_job_id();
+  if (reuse.what != RequestIds::Decision::Fresh) log_new_job_locked(*job, reuse);
   job->seq = next_seq_++;
   job->submitted = Clock::now();
   const auto position = static_cast<uint32_t>(unfinished_);
   jobs_[job->id] = job;
-  if (!job->request_id.empty()) by_request_id_[job->request_id] = job->id;
+  request_ids_.add(job->request_id, job->id, digest);
   ++unfinished_;
   WorkItem item;
   item.job = job;
@@ -287,6 +333,24 @@ Outcome<Submitted> Engine::submit(ProofRequest req) {
                job->def.id, job->partitions, priority_name(job->priority), position,
                ms_since(received, job->submitted));
   return O::success(Submitted{job->id, position, false});
+}
+
+// A new job under a request id that already names a job: which one, and why it is not joined.
+void Engine::log_new_job_locked(const Job& job, const RequestIds::Decision& reuse) {
+  m_.request_reuse(reuse.what).inc();
+  const auto old = jobs_.find(reuse.job_id);
+  std::string why = "the request differs from the earlier job's (another proof under the same request_id)";
+  if (reuse.what == RequestIds::Decision::Rerun) {
+    why = "an equal request's job ended without a proof; proving it again";
+  }
+  logging::log_event(logging::Level::info, "request_new_job",
+                     {{"request_id", job.request_id},
+                      {"old_job", reuse.job_id},
+                      {"old_state", old == jobs_.end() ? "gone" : job_state(*old->second)},
+                      {"new_job", job.id},
+                      {"outcome", decision_name(reuse.what)},
+                      {"why", why},
+                      {"digest", digest_prefix(job.digest)}});
 }
 
 JobResult Engine::result_of_locked(const Job& job) const {
@@ -378,7 +442,7 @@ void Engine::gc_finished_locked() {
                                          config_.scheduler.completed_retention_s) {
     auto it = jobs_.find(finished_order_.front().second);
     if (it != jobs_.end()) {
-      if (!it->second->request_id.empty()) by_request_id_.erase(it->second->request_id);
+      request_ids_.remove(it->second->request_id, it->second->id);
       jobs_.erase(it);
     }
     finished_order_.pop_front();

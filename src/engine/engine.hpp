@@ -33,6 +33,7 @@
 #include "engine/pce_cache.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/reclaimer.hpp"
+#include "engine/request_ids.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/work_queue.hpp"
 #include "util/thread_pool.hpp"
@@ -94,12 +95,22 @@ class Engine final : public EngineApi {
   // The job's runtime into item.rt; false when the job is dead or finished.
   bool admit_partition(WorkItem& item);
 
+  // submit's steps: the decoded job, whether its request_id joins an earlier job, the answer when
+  // it does, and the log line of a new job under a known id.
+  Outcome<std::shared_ptr<Job>> make_job(ProofRequest& request);  // may move the request's payloads out
+  RequestIds::Decision reuse_locked(const std::string& request_id, const RequestDigest& digest) const;
+  Outcome<Submitted> joined_locked(const std::string& request_id, const RequestDigest& digest,
+                                   const std::string& job_id);
+  void log_new_job_locked(const Job& job, const RequestIds::Decision& reuse);
+
   void fail_job(const std::shared_ptr<Job>& job, const std::string& message);
   void finish_job_locked(Job& job, JobStatus status, const std::string& message);
   void purge_queued(const std::string& job_id);
   void gc_finished_locked();
   JobResult result_of_locked(const Job& job) const;
   std::shared_ptr<const CircuitRuntime> runtime_of(const Job& job) const;
+  // GetStatus's queues: unfinished jobs (and their partitions) per kind and priority.
+  std::vector<QueueInfo> job_queues_locked() const;
   // Refreshes the sampled metrics at each render.
   void collect_metrics();
 
@@ -117,7 +128,7 @@ class Engine final : public EngineApi {
   mutable std::mutex mu_;
   std::condition_variable jobs_cv_;  // a job finished
   std::map<std::string, std::shared_ptr<Job>> jobs_;
-  std::map<std::string, std::string> by_request_id_;
+  RequestIds request_ids_;
   std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> finished_order_;
   uint64_t next_seq_ = 1;
   size_t unfinished_ = 0;

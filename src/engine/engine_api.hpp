@@ -141,12 +141,19 @@ struct PceInfoStatus {
   std::string path;
 };
 
+// EngineStatus::queues: per proof kind and priority, the unfinished jobs (the seed's meaning, which
+// clients sum against their own limits): pending = no partition started yet, in_progress = some
+// started; and their partitions: not started yet, started and not finished. stage is empty.
+// EngineStatus::stage_queues: per stage, priority and kind, the partitions waiting in the stage's
+// queue (pending) and being worked on (in_progress); the *_partitions fields are 0.
 struct QueueInfo {
-  std::string proof_kind;  // kind_name of the jobs' kind: one entry per stage, priority and kind
+  std::string proof_kind;  // kind_name of the jobs' kind
   Priority priority = Priority::Normal;
-  std::string stage;  // "scheduler", "synthesis", "prove", "finalize"
+  std::string stage;  // stage_queues: "scheduler", "synthesis", "prove", "finalize"
   uint32_t pending = 0;
   uint32_t in_progress = 0;
+  uint32_t pending_partitions = 0;
+  uint32_t in_progress_partitions = 0;
 };
 
 struct WorkerInfo {
@@ -160,7 +167,8 @@ struct WorkerInfo {
 struct EngineStatus {
   std::vector<SrsInfo> srs;
   std::vector<PceInfoStatus> pce;
-  std::vector<QueueInfo> queues;
+  std::vector<QueueInfo> queues;        // jobs (and their partitions) per kind and priority
+  std::vector<QueueInfo> stage_queues;  // partitions per stage, kind and priority
   std::vector<WorkerInfo> workers;
   std::vector<std::string> circuits;
   std::vector<std::string> tuning;  // "key=value (source)", every [tuning] key

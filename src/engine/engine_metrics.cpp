@@ -41,6 +41,13 @@ EngineMetrics::EngineMetrics(Metrics& m)
                         &m.counter("cuzk_proofs_cancelled", "Proofs cancelled, by kind", l),
                         &m.histogram("cuzk_proof_duration_seconds", "Submit-to-result time of completed proofs", l)};
   }
+  for (auto what : {RequestIds::Decision::Join, RequestIds::Decision::NewContent, RequestIds::Decision::Rerun}) {
+    reuse_[what] = &m.counter("cuzk_request_id_reuse_total",
+                              "Requests under a request_id that already named a job: joined (an equal request's "
+                              "job), new_content (another proof under the same id), rerun (the equal request's job "
+                              "had failed or been cancelled)",
+                              {{"outcome", decision_name(what)}});
+  }
   for (size_t s = 0; s < kQueuedStages.size(); ++s) {
     for (int p = 1; p <= 4; ++p) {
       depth_[s][p - 1] =
@@ -62,6 +69,10 @@ void EngineMetrics::add_devices(const std::vector<int>& devices) {
         &registry_.gauge("cuzk_gpu_resident_bytes", "Device memory held by resident provers (bases, PCE, buffers)",
                          {{"device", std::to_string(d)}});
   }
+}
+
+Counter& EngineMetrics::request_reuse(RequestIds::Decision::What what) const {
+  return *reuse_.at(what);
 }
 
 Histogram& EngineMetrics::stage_seconds(const char* stage) {

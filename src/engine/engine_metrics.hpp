@@ -10,6 +10,7 @@
 #include "engine/metrics.hpp"
 #include "engine/partition_work.hpp"
 #include "engine/pipeline.hpp"
+#include "engine/request_ids.hpp"
 
 namespace cuzk::engine {
 
@@ -36,6 +37,9 @@ class EngineMetrics {
     Histogram* duration;
   };
   const PerKind& kind(ProofKind k) const;
+  // Requests under a known request_id: joined an equal request's job, or a new job (other content,
+  // or an equal request whose job failed or was cancelled).
+  Counter& request_reuse(RequestIds::Decision::What what) const;
   Counter& completed_total;
   Counter& failed_total;
 
@@ -62,6 +66,7 @@ class EngineMetrics {
   std::map<ProofKind, PerKind> kinds_;
   std::array<std::array<Gauge*, 4>, kQueuedStages.size()> depth_{};
   std::map<int, Gauge*> resident_;
+  std::map<RequestIds::Decision::What, Counter*> reuse_;
 };
 
 }  // namespace cuzk::engine

@@ -182,6 +182,7 @@ bool Engine::admit_synthesis(WorkItem& item) {
   const auto now = Clock::now();
   std::lock_guard lock(mu_);
   job.running = true;
+  ++job.parts_started;
   if (!job.dispatched) {
     job.dispatched = now;
     m_.queue_wait.observe(ms_since(job.submitted, now) / 1000);

@@ -75,17 +75,36 @@ EngineStatus Engine::status() {
   s.peak_rss_bytes = process_peak_rss_bytes();
   s.uptime_seconds = static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - started_at_).count());
   std::vector<WorkerView> workers = pipeline_.workers();
-  s.queues = queue_status({{stage_name(StageId::Load), &admit_q_},
-                           {stage_name(StageId::Synthesize), &synth_q_},
-                           {stage_name(StageId::Device), &prove_q_},
-                           {stage_name(StageId::Finalize), &finalize_q_}},
-                          workers);
+  s.stage_queues = queue_status({{stage_name(StageId::Load), &admit_q_},
+                                 {stage_name(StageId::Synthesize), &synth_q_},
+                                 {stage_name(StageId::Device), &prove_q_},
+                                 {stage_name(StageId::Finalize), &finalize_q_}},
+                                workers);
   for (WorkerView& w : workers) s.workers.push_back(std::move(w.info));
   std::lock_guard lock(mu_);
+  s.queues = job_queues_locked();
   s.completed = completed_;
   s.failed = failed_;
   s.cancelled = cancelled_;
   return s;
+}
+
+std::vector<QueueInfo> Engine::job_queues_locked() const {
+  std::map<std::pair<int, ProofKind>, QueueInfo> tally;
+  for (const auto& [id, job] : jobs_) {
+    if (job->done) continue;
+    QueueInfo& q = tally[{job->prio(), job->kind}];
+    q.proof_kind = kind_name(job->kind);
+    q.priority = job->priority;
+    ++(job->running ? q.in_progress : q.pending);
+    const uint32_t started = std::min(job->parts_started, job->partitions);
+    q.pending_partitions += job->partitions - started;
+    q.in_progress_partitions += started - std::min(job->parts_done, started);
+  }
+  std::vector<QueueInfo> out;
+  // Highest priority first, as the scheduler serves them.
+  for (auto it = tally.rbegin(); it != tally.rend(); ++it) out.push_back(std::move(it->second));
+  return out;
 }
 
 void Engine::collect_metrics() {

@@ -12,6 +12,7 @@
 #include "engine/lookahead.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/partition_work.hpp"
+#include "engine/request_digest.hpp"
 #include "engine/work_queue.hpp"
 
 namespace cuzk::engine {
@@ -25,6 +26,7 @@ inline double ms_since(Clock::time_point t0, Clock::time_point t1 = Clock::now()
 
 struct Job {
   std::string id, request_id;
+  RequestDigest digest{};  // what the request asks (request_digest.hpp): a retry joins only an equal one
   uint64_t seq = 0;
   ProofKind kind = ProofKind::Generic;
   Priority priority = Priority::Normal;
@@ -43,6 +45,7 @@ struct Job {
   JobStatus status = JobStatus::Unknown;
   std::string error;
   std::vector<std::string> proofs, publics;
+  uint32_t parts_started = 0;  // admitted to synthesis (GetStatus: partitions in progress)
   uint32_t parts_done = 0;
   double synth_ms = 0, prove_ms = 0, finalize_ms = 0;
   std::vector<PartitionTiming> timeline;  // per partition

@@ -80,7 +80,8 @@ struct SrsEntry {
   uint64_t zkey_bytes = 0;
 
  private:
-  mutable std::mutex host_mu_;
+  mutable std::mutex load_mu_;  // held for a host copy's whole load
+  mutable std::mutex host_mu_;  // held briefly: host_ and host_source_
   mutable std::shared_ptr<const groth16::ProvingKey> host_;
   mutable std::optional<groth16::MemoryKeySource> host_source_;  // over *host_, once loaded
 };

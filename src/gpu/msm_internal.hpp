@@ -1,28 +1,19 @@
 #pragma once
 // Curve-independent pieces of the GPU MSM (msm_scalars.cu), shared by the G1 and G2 drivers:
-// scalar classification (0 / 1 / other, density), signed-digit recoding, the per-window sort and
-// the window-size choice.
+// scalar classification (0 / 1 / other, density), signed-digit recoding and the per-window sort;
+// the window-size choice and the other sizing maths are in msm_sizing.hpp (no CUDA).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+
+#include "gpu/msm_sizing.hpp"
 
 namespace cuzk::gpu::msm_detail {
 
 // Bit 31 of a sorted value marks a negative digit; the low 31 bits are the base index.
 inline constexpr uint32_t kNegBit = 0x80000000u;
 
-// Number of signed-digit windows of width c covering 256 bits (scalars < r < 2^255, so the top
-// window never carries out).
-#ifdef __CUDACC__
-__host__ __device__
-#endif
-    constexpr unsigned
-    num_windows(unsigned c) {
-  return (256 + c - 1) / c;
-}
-// The window width minimizing windows * (additions into buckets + additions in the reduction).
-unsigned choose_window_bits(size_t nontrivial);
 // Tuning knobs from util/tuning.hpp ([tuning] gpu_msm_prefetch / gpu_msm_reduce_threads, or their
 // environment variables): whether the accumulation prefetches the next base and the bucket
 // reduction's threads per SM; otherwise the given defaults.
@@ -48,22 +39,6 @@ void launch_classify(const uint32_t* scalars, size_t n, bool mont, const uint64_
 // keeps indices below 2^31).
 void launch_recode(const uint32_t* nt_scal, const uint32_t* nt_idx, size_t m, unsigned c, unsigned first,
                    unsigned count, uint32_t* keys, uint32_t* vals, size_t row_stride, cudaStream_t s);
-
-// Pairs sorted and accumulated in one pass when GpuMsmOptions::max_pairs_per_pass is 0: 2^29
-// pairs are 8 GiB of sort keys and values. Without a window table the windows are independent
-// and go through in passes of windows_per_pass of them, so the sort's keys and values (16 bytes
-// per pair) stop growing with the number of windows: at 2^27 scalars 12 windows took 26 GiB of
-// them at once, which left no room for the 32 GiB WindowPoSt prover's G2 MSM on an H200. (The
-// bucket sets of all windows stay, for one reduction at the end.)
-inline constexpr size_t kDefaultMaxPairsPerPass = size_t{1} << 29;
-// Windows per pass for m scalars in W windows: passes = ceil(W / most that fit), evenly filled.
-inline unsigned windows_per_pass(size_t m, unsigned W, size_t max_pairs) {
-  if (max_pairs == 0) max_pairs = kDefaultMaxPairsPerPass;
-  const size_t fit = m == 0 ? W : max_pairs / m;
-  const unsigned most = static_cast<unsigned>(fit < 1 ? 1 : fit > W ? W : fit);
-  const unsigned passes = (W + most - 1) / most;
-  return (W + passes - 1) / passes;
-}
 
 // Temporary storage for sort_windows on segments of m pairs.
 size_t sort_temp_bytes(size_t m, unsigned c);

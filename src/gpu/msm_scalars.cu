@@ -100,16 +100,6 @@ __global__ void recode_kernel(const uint32_t* nt_scal, const uint32_t* nt_idx, s
 
 }  // namespace
 
-unsigned choose_window_bits(size_t m) {
-  unsigned best = 2;
-  double best_cost = 0;
-  for (unsigned c = 2; c <= 22; ++c) {
-    const double cost = num_windows(c) * (static_cast<double>(m) + static_cast<double>(1u << c));
-    if (c == 2 || cost < best_cost) best = c, best_cost = cost;
-  }
-  return best;
-}
-
 // [tuning] gpu_msm_reduce_threads / gpu_msm_prefetch (util/tuning.hpp; their environment
 // variables override the config).
 unsigned reduce_threads_per_sm(unsigned dflt) {

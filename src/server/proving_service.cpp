@@ -199,13 +199,19 @@ grpc::Status ProvingService::await_job(grpc::ServerContext* context, const std::
 
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext* context, const v1::SubmitProofRequest* request,
                                          v1::SubmitProofResponse* response) {
-  return handle(metrics_, Rpc::SubmitProof, admit(context, Rpc::SubmitProof, *request), [&] {
+  const RefusalLog::Request summary = RefusalLog::summarize(*request);
+  grpc::Status admitted = admit(context, Rpc::SubmitProof, *request);
+  if (!admitted.ok()) refusals_.record(summary, admitted);
+  return handle(metrics_, Rpc::SubmitProof, std::move(admitted), [&] {
     // The synchronous API hands the request over as const, but gRPC owns a mutable message that
     // it destroys after this call; moving the payload out of it saves a copy of up to
     // max_message_bytes per request.
     auto& mutable_request = const_cast<v1::SubmitProofRequest&>(*request);
     engine::Submitted submitted;
-    if (auto status = submit(mutable_request, submitted); !status.ok()) return status;
+    if (auto status = submit(mutable_request, submitted); !status.ok()) {
+      refusals_.record(summary, status);
+      return status;
+    }
     response->set_job_id(std::move(submitted.job_id));
     response->set_queue_position(submitted.queue_position);
     return grpc::Status::OK;
@@ -225,12 +231,22 @@ grpc::Status ProvingService::AwaitProof(grpc::ServerContext* context, const v1::
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* context, const v1::ProveRequest* request,
                                    v1::ProveResponse* response) {
-  return handle(metrics_, Rpc::Prove, admit(context, Rpc::Prove, *request), [&] {
-    if (!request->has_submit()) return invalid("ProveRequest.submit is missing");
+  const RefusalLog::Request summary = RefusalLog::summarize(request->submit());
+  grpc::Status admitted = admit(context, Rpc::Prove, *request);
+  if (!admitted.ok()) refusals_.record(summary, admitted);
+  return handle(metrics_, Rpc::Prove, std::move(admitted), [&] {
+    if (!request->has_submit()) {
+      grpc::Status missing = invalid("ProveRequest.submit is missing");
+      refusals_.record(summary, missing);
+      return missing;
+    }
     // See SubmitProof about the const_cast.
     auto& mutable_submit = *const_cast<v1::ProveRequest&>(*request).mutable_submit();
     engine::Submitted submitted;
-    if (auto status = submit(mutable_submit, submitted); !status.ok()) return status;
+    if (auto status = submit(mutable_submit, submitted); !status.ok()) {
+      refusals_.record(summary, status);
+      return status;
+    }
     return await_job(context, submitted.job_id, milliseconds(0), response->mutable_result());
   });
 }

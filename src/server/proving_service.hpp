@@ -12,6 +12,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine_api.hpp"
+#include "server/refusal_log.hpp"
 #include "server/rpc_metrics.hpp"
 #include "server/wire.hpp"
 
@@ -68,6 +69,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
 
   const RpcMetrics& rpc_metrics() const { return metrics_; }
   RpcMetrics& rpc_metrics() { return metrics_; }
+  const RefusalLog& refusals() const { return refusals_; }
 
  private:
   // Who may call and how large a request may be: runs first in every handler.
@@ -79,6 +81,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
   engine::EngineApi& engine_;
   Options options_;
   RpcMetrics metrics_;
+  RefusalLog refusals_;  // every refused SubmitProof and Prove, rate-limited
 };
 
 // True when an "authorization" metadata value is "Bearer <token>" (the scheme in any case). The

@@ -92,6 +92,14 @@ void write_lists(ObjectWriter& w, const engine::EngineStatus& s) {
   w.array("queues", s.queues, [](ObjectWriter& o, const engine::QueueInfo& q) {
     o.str("proof_kind", q.proof_kind);
     o.str("priority", priority_label(q.priority));
+    o.num("pending", q.pending);
+    o.num("in_progress", q.in_progress);
+    o.num("pending_partitions", q.pending_partitions);
+    o.num("in_progress_partitions", q.in_progress_partitions, true);
+  });
+  w.array("stage_queues", s.stage_queues, [](ObjectWriter& o, const engine::QueueInfo& q) {
+    o.str("proof_kind", q.proof_kind);
+    o.str("priority", priority_label(q.priority));
     o.str("stage", q.stage);
     o.num("pending", q.pending);
     o.num("in_progress", q.in_progress, true);

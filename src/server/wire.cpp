@@ -122,15 +122,18 @@ void fill_status_response(const engine::EngineStatus& s, const std::string& vers
     out->set_test_only(srs.test_only);
     out->set_storage(srs.storage);
   }
-  for (const auto& q : s.queues) {
-    auto* out = r->add_queues();
+  const auto fill_queue = [](const engine::QueueInfo& q, v1::QueueStatus* out) {
     out->set_proof_kind(q.proof_kind);
     out->set_pending(q.pending);
     out->set_in_progress(q.in_progress);
     const int p = static_cast<int>(q.priority);
     out->set_priority(v1::Priority_IsValid(p) ? static_cast<v1::Priority>(p) : v1::PRIORITY_UNSPECIFIED);
     out->set_stage(q.stage);
-  }
+    out->set_pending_partitions(q.pending_partitions);
+    out->set_in_progress_partitions(q.in_progress_partitions);
+  };
+  for (const auto& q : s.queues) fill_queue(q, r->add_queues());
+  for (const auto& q : s.stage_queues) fill_queue(q, r->add_stage_queues());
   for (const auto& pce : s.pce) {
     auto* out = r->add_loaded_pce();
     out->set_circuit_id(pce.circuit_id);

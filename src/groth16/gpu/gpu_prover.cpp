@@ -22,7 +22,7 @@
 #include "gpu/device.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
-#include "gpu/msm_internal.hpp"
+#include "gpu/msm_sizing.hpp"
 #include "gpu/ntt.hpp"
 #include "groth16/gpu/h_poly.hpp"
 #include "groth16/gpu/pce_matvec.hpp"
@@ -50,26 +50,7 @@ std::string gib(uint64_t bytes) {
   return buf;
 }
 
-// Device bytes one Msm engine grows to for n scalars (all of them other than 0 and 1: the worst
-// case), `xyzz` bytes per XYZZ point (G1 192, G2 384), with window tables of width table_bits
-// (0: none; then one bucket set of that width). Mirrors Msm<C>::Impl::run's buffers.
-uint64_t msm_scratch_bytes(uint64_t n, uint64_t xyzz, int sms, unsigned table_bits) {
-  if (n == 0) return 0;
-  const unsigned c = table_bits != 0 ? table_bits : msm_detail::choose_window_bits(n);
-  const unsigned W = msm_detail::num_windows(c);
-  const uint64_t B = uint64_t{1} << (c - 1);
-  // Windows sorted and accumulated at once: all of them with a table, else a pass's worth.
-  const uint64_t G = table_bits != 0 ? W : msm_detail::windows_per_pass(n, W, 0);
-  const uint64_t wave = static_cast<uint64_t>(std::max(sms, 1)) * 8 * 128;  // slices (at most one wave)
-  uint64_t b = n * (32 + 4 + 4);                                            // nt_scal, nt_idx, one_idx
-  b += 4 * G * n * 4;                                                       // keys and values, in and out
-  b += (table_bits != 0 ? W : 1) * n * 8 + (uint64_t{16} << 20);            // radix sort temporary storage
-  b += (table_bits != 0 ? 1 : W) * B * xyzz;                                // buckets: every window's
-  b += wave * 2 * (xyzz + 8);                                               // slice heads and tails
-  b += static_cast<uint64_t>(std::max(sms, 1)) * 256 * xyzz + (uint64_t{1} << 14) * xyzz;  // partials
-  b += n / 8 * 2;                                                                          // density bitmap and prefix
-  return b;
-}
+using msm_detail::msm_scratch_bytes;
 
 // Window tables (GpuProverOptions::msm_table_bits) for every base set a prover holds, and their
 // device bytes: shared by both provers and their memory estimates.

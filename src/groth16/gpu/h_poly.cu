@@ -16,6 +16,7 @@
 // or not (linearity holds for any a, b, c). docs/gpu-ntt.md counts the passes over memory.
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -69,48 +70,90 @@ void check_launch(const char* what) {
   if (rc != cudaSuccess) throw_cuda_error(rc, what, __FILE__, __LINE__);
 }
 
+// The Zcash steps (h_steps), each on `batch` vectors n apart where it transforms.
+struct ZcashH {
+  std::shared_ptr<const GpuDomain> dom;
+  size_t n;
+  ff::Fr shift, z_inv;
+  unsigned threads = 256, blocks;
+
+  explicit ZcashH(unsigned log_n)
+      : dom(GpuDomain::get(log_n, poly::RootConvention::Zcash)),
+        n(dom->size()),
+        shift(dom->host().default_coset_shift()),  // 7 (bellperson)
+        z_inv(dom->host().z_on_coset(shift).inverse()),
+        blocks(static_cast<unsigned>((n + threads - 1) / threads)) {}
+
+  void coset(ff::Fr* v, size_t batch, cudaStream_t stream) const {
+    const GpuDomain::Scale to_coset{true, dom->host().size_inv(), shift};
+    dom->transform(v, batch, true, NttOrder::Natural, NttOrder::BitReversed, {}, to_coset, stream);
+    dom->transform(v, batch, false, NttOrder::BitReversed, NttOrder::Natural, {}, {}, stream);
+  }
+  void quotient(ff::Fr* a, const ff::Fr* b, cudaStream_t stream) const {
+    ab_bitrev_kernel<<<blocks, threads, 0, stream>>>(dev(a), dev(b), dom->log_size(), to_device_value(z_inv));
+    check_launch("ab_bitrev_kernel");
+  }
+  // c: the unscaled inverse transform (n * C, bit-reversed); the scaling goes into finish().
+  void c_coefficients(ff::Fr* c, cudaStream_t stream) const {
+    dom->transform(c, 1, true, NttOrder::Natural, NttOrder::BitReversed, {}, {}, stream);
+  }
+  void finish(ff::Fr* a, const ff::Fr* c, cudaStream_t stream) const {
+    dom->coset_inverse(a, 1, shift, NttOrder::BitReversed, NttOrder::Natural, stream);
+    subtract_c_kernel<<<blocks, threads, 0, stream>>>(dev(a), dev(c), dom->log_size(),
+                                                      to_device_value(z_inv * dom->host().size_inv()));
+    check_launch("subtract_c_kernel");
+  }
+};
+
+void compute_h_snarkjs(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, cudaStream_t stream) {
+  const auto dom = GpuDomain::get(log_n, poly::RootConvention::Snarkjs);
+  const size_t n = dom->size();
+  // w_{2n}: the odd half of the 2n-domain (prover_zkey).
+  const GpuDomain::Scale to_coset{true, dom->host().size_inv(), dom->host().default_coset_shift()};
+  auto both_transforms = [&](ff::Fr* v, size_t batch) {
+    dom->transform(v, batch, true, NttOrder::Natural, NttOrder::BitReversed, {}, to_coset, stream);
+    dom->transform(v, batch, false, NttOrder::BitReversed, NttOrder::Natural, {}, {}, stream);
+  };
+  if (d_b == d_a + n && d_c == d_b + n) {
+    both_transforms(d_a, 3);
+  } else {
+    for (ff::Fr* v : {d_a, d_b, d_c}) both_transforms(v, 1);
+  }
+  const unsigned threads = 256;
+  const auto blocks = static_cast<unsigned>((n + threads - 1) / threads);
+  ab_minus_c_kernel<<<blocks, threads, 0, stream>>>(dev(d_a), dev(d_b), dev(d_c), n);
+  check_launch("ab_minus_c_kernel");
+}
+
 }  // namespace
 
 void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::RootConvention conv, cudaStream_t stream) {
-  const auto dom = GpuDomain::get(log_n, conv);
-  const size_t n = dom->size();
-  const poly::Domain& host = dom->host();
-  // Zcash: the shift 7 (bellperson); Snarkjs: w_{2n}, the odd half of the 2n-domain (prover_zkey).
-  const ff::Fr shift = host.default_coset_shift();
-  const GpuDomain::Scale to_coset{true, host.size_inv(), shift};
-  const GpuDomain::Scale none{};
-
-  const bool packed = d_b == d_a + n && d_c == d_b + n;
-  auto both_transforms = [&](ff::Fr* v, size_t batch) {
-    dom->transform(v, batch, true, NttOrder::Natural, NttOrder::BitReversed, none, to_coset, stream);
-    dom->transform(v, batch, false, NttOrder::BitReversed, NttOrder::Natural, none, none, stream);
-  };
-  const unsigned threads = 256;
-  const auto blocks = static_cast<unsigned>((n + threads - 1) / threads);
-  if (conv == poly::RootConvention::Zcash) {
-    if (packed) {
-      both_transforms(d_a, 2);
-    } else {
-      for (ff::Fr* v : {d_a, d_b}) both_transforms(v, 1);
-    }
-    // c: the unscaled inverse transform (n * C, bit-reversed); the scaling goes into the last pass.
-    dom->transform(d_c, 1, true, NttOrder::Natural, NttOrder::BitReversed, none, none, stream);
-    const ff::Fr z_inv = host.z_on_coset(shift).inverse();
-    ab_bitrev_kernel<<<blocks, threads, 0, stream>>>(dev(d_a), dev(d_b), log_n, to_device_value(z_inv));
-    check_launch("ab_bitrev_kernel");
-    dom->coset_inverse(d_a, 1, shift, NttOrder::BitReversed, NttOrder::Natural, stream);
-    subtract_c_kernel<<<blocks, threads, 0, stream>>>(dev(d_a), dev(d_c), log_n,
-                                                      to_device_value(z_inv * host.size_inv()));
-    check_launch("subtract_c_kernel");
+  if (conv != poly::RootConvention::Zcash) return compute_h_snarkjs(d_a, d_b, d_c, log_n, stream);
+  const ZcashH h(log_n);
+  if (d_b == d_a + h.n && d_c == d_b + h.n) {
+    h.coset(d_a, 2, stream);
   } else {
-    if (packed) {
-      both_transforms(d_a, 3);
-    } else {
-      for (ff::Fr* v : {d_a, d_b, d_c}) both_transforms(v, 1);
-    }
-    ab_minus_c_kernel<<<blocks, threads, 0, stream>>>(dev(d_a), dev(d_b), dev(d_c), n);
-    check_launch("ab_minus_c_kernel");
+    h.coset(d_a, 1, stream);
+    h.coset(d_b, 1, stream);
   }
+  h.c_coefficients(d_c, stream);
+  h.quotient(d_a, d_b, stream);
+  h.finish(d_a, d_c, stream);
 }
+
+namespace h_steps {
+void coset(ff::Fr* d_v, unsigned log_n, cudaStream_t stream) {
+  ZcashH(log_n).coset(d_v, 1, stream);
+}
+void quotient(ff::Fr* d_a, const ff::Fr* d_b, unsigned log_n, cudaStream_t stream) {
+  ZcashH(log_n).quotient(d_a, d_b, stream);
+}
+void c_coefficients(ff::Fr* d_c, unsigned log_n, cudaStream_t stream) {
+  ZcashH(log_n).c_coefficients(d_c, stream);
+}
+void finish(ff::Fr* d_a, const ff::Fr* d_c, unsigned log_n, cudaStream_t stream) {
+  ZcashH(log_n).finish(d_a, d_c, stream);
+}
+}  // namespace h_steps
 
 }  // namespace cuzk::gpu

@@ -18,4 +18,20 @@ namespace cuzk::gpu {
 void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::RootConvention conv,
                cudaStream_t stream = nullptr);
 
+// The Zcash H (compute_h's Zcash convention) in steps that need only two vectors of n elements
+// live at once (the streamed prover under a small device-memory cap): the same operations as
+// compute_h, so the result is bit-identical. In order, with a, b, c produced one at a time:
+//   h_steps::coset(d_a)             a's evaluations on the coset (inverse NTT, coset NTT);
+//   h_steps::coset(d_b)             the same for b;
+//   h_steps::quotient(d_a, d_b)     a := a∘b / Z(shift), stored bit-reversed; b's vector is free;
+//   h_steps::c_coefficients(d_c)    c (e.g. in b's vector): n·C, bit-reversed (unscaled inverse NTT);
+//   h_steps::finish(d_a, d_c)       a := coset inverse NTT of a − C / Z(shift): H's coefficients.
+// All asynchronous on `stream`; log_n as compute_h's.
+namespace h_steps {
+void coset(ff::Fr* d_v, unsigned log_n, cudaStream_t stream = nullptr);
+void quotient(ff::Fr* d_a, const ff::Fr* d_b, unsigned log_n, cudaStream_t stream = nullptr);
+void c_coefficients(ff::Fr* d_c, unsigned log_n, cudaStream_t stream = nullptr);
+void finish(ff::Fr* d_a, const ff::Fr* d_c, unsigned log_n, cudaStream_t stream = nullptr);
+}  // namespace h_steps
+
 }  // namespace cuzk::gpu

@@ -184,27 +184,30 @@ void GpuPce::upload_witness(std::span<const ff::Fr> inputs, std::span<const ff::
 }
 
 void GpuPce::matvec(const ff::Fr* d_z, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, size_t len, cudaStream_t stream) const {
+  matvec_one(pce::MatrixId::A, d_z, d_a, len, stream);
+  matvec_one(pce::MatrixId::B, d_z, d_b, len, stream);
+  matvec_one(pce::MatrixId::C, d_z, d_c, len, stream);
+}
+
+void GpuPce::matvec_one(pce::MatrixId id, const ff::Fr* d_z, ff::Fr* d_out, size_t len, cudaStream_t stream) const {
   if (len < rows_) {
     throw std::invalid_argument("gpu::GpuPce::matvec: outputs of " + std::to_string(len) + " elements cannot hold " +
                                 std::to_string(rows_) + " rows");
   }
-  ff::Fr* outs[3] = {d_a, d_b, d_c};
-  for (size_t i = 0; i < 3; ++i) {
-    const Matrix& m = m_[i];
-    if (rows_ > 0) {
-      const void* coeff = m.coeff.data();
-      if (m.row_ptr64) {
-        launch_for_encoding(encoding_, reinterpret_cast<const uint64_t*>(m.row_ptr.data()), m.col.data(), coeff,
-                            dev(dict_.data()), dev(d_z), dev(outs[i]), rows_, m.long_rows.data(), m.long_rows.size(),
-                            stream);
-      } else {
-        launch_for_encoding(encoding_, reinterpret_cast<const uint32_t*>(m.row_ptr.data()), m.col.data(), coeff,
-                            dev(dict_.data()), dev(d_z), dev(outs[i]), rows_, m.long_rows.data(), m.long_rows.size(),
-                            stream);
-      }
+  const Matrix& m = m_[static_cast<size_t>(id)];
+  if (rows_ > 0) {
+    const void* coeff = m.coeff.data();
+    if (m.row_ptr64) {
+      launch_for_encoding(encoding_, reinterpret_cast<const uint64_t*>(m.row_ptr.data()), m.col.data(), coeff,
+                          dev(dict_.data()), dev(d_z), dev(d_out), rows_, m.long_rows.data(), m.long_rows.size(),
+                          stream);
+    } else {
+      launch_for_encoding(encoding_, reinterpret_cast<const uint32_t*>(m.row_ptr.data()), m.col.data(), coeff,
+                          dev(dict_.data()), dev(d_z), dev(d_out), rows_, m.long_rows.data(), m.long_rows.size(),
+                          stream);
     }
-    if (len > rows_) CUZK_CUDA_CHECK(cudaMemsetAsync(outs[i] + rows_, 0, (len - rows_) * sizeof(ff::Fr), stream));
   }
+  if (len > rows_) CUZK_CUDA_CHECK(cudaMemsetAsync(d_out + rows_, 0, (len - rows_) * sizeof(ff::Fr), stream));
 }
 
 }  // namespace cuzk::gpu

@@ -38,6 +38,8 @@ class GpuPce {
   // entries past num_constraints() are zeroed (len = the domain size gives compute_h's input).
   void matvec(const ff::Fr* d_z, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, size_t len,
               cudaStream_t stream = nullptr) const;
+  // One of the three (the streamed prover's H in two vectors takes them one at a time).
+  void matvec_one(pce::MatrixId m, const ff::Fr* d_z, ff::Fr* d_out, size_t len, cudaStream_t stream = nullptr) const;
 
  private:
   struct Matrix {
