@@ -2,7 +2,9 @@
 # `cuzk doctor` end to end on a temporary configuration: exit codes (0 no failure, 1 a failed
 # check, 2 usage or configuration errors), the --json shape, an official parameter file name with a
 # valid layout but the wrong bytes (passes by layout, fails with --digests), a damaged one (fails),
-# missing files listed. Runs in about a second.
+# missing files listed; the access checks (token file, the unix socket's mode and group and the
+# directories above it, networks allowed without authentication) and the seed daemon's keys that
+# have no effect (one warn line each). Runs in about a second.
 # Usage: doctor_test.sh PATH/TO/cuzk
 set -u
 cuzk=$1
@@ -48,7 +50,9 @@ assert "[daemon]" in cfg["facts"]["toml"] and cfg["facts"]["backend"] == "cpu", 
 mem = [c for c in r["checks"] if c["group"] == "memory"][0]
 assert isinstance(mem["facts"]["budget"], int), mem
 access = {c["name"]: c for c in r["checks"] if c["group"] == "access"}
-assert set(access) == {"tls", "bearer token", "metrics endpoint"}, access
+assert set(access) == {"tls", "bearer token", "unix socket", "unauthenticated networks", "metrics endpoint"}, access
+assert access["unix socket"]["facts"]["mode"] == "0600", access
+assert access["unauthenticated networks"]["facts"]["networks"] == "", access
 assert all(c["status"] == "pass" for c in access.values()), access
 PY
 
@@ -85,6 +89,40 @@ expect_out "chmod 600 $tmp/token"
 chmod 600 "$tmp/token"
 expect_rc 0 "$cuzk" doctor --config "$tmp/token.toml"
 expect_out "pass  access  bearer token: required on every call ($tmp/token)"
+
+# The seed daemon's keys that have no effect here: one warn line each, in the table and the JSON.
+printf '[daemon]\ndata_dir = "data"\n[gpus]\nbackend = "cpu"\ngpu_threads = 8\n[pipeline]\nslot_size = 3\n' >"$tmp/seed.toml"
+expect_rc 0 "$cuzk" doctor --config "$tmp/seed.toml"
+expect_out "warn  config  pipeline.slot_size: pipeline.slot_size (a key of the seed daemon's configuration) has no effect here"
+expect_rc 0 "$cuzk" doctor --config "$tmp/seed.toml" --json
+python3 - "$tmp/out" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+warned = [c for c in r["checks"] if c["group"] == "config" and c["status"] == "warn"]
+assert [c["name"] for c in warned] == ["pipeline.slot_size"], warned
+assert warned[0]["facts"] == {"key": "pipeline.slot_size"}, warned
+assert "threads = 8" in [c for c in r["checks"] if c["name"] == "effective configuration"][0]["facts"]["toml"]
+PY
+
+# The socket's mode and group, and who they let in.
+printf '[daemon]\ndata_dir = "data"\nsocket_mode = "0660"\nsocket_group = "%s"\n[gpus]\nbackend = "cpu"\n' \
+  "$(id -gn)" >"$tmp/group.toml"
+expect_rc 0 "$cuzk" doctor --config "$tmp/group.toml"
+expect_out "warn  access  unix socket: mode 0660, group $(id -gn) (gid $(id -g)): "
+expect_out "and the members of the group can connect"
+expect_out "but directory $tmp (mode 0700, group $(id -gn) (gid $(id -g))) keeps the group's members from reaching"
+chmod 755 "$tmp" # mktemp's 0700 kept them out; the data directory the daemon makes lets them in
+expect_rc 0 "$cuzk" doctor --config "$tmp/group.toml"
+expect_out "pass  access  unix socket: mode 0660, group $(id -gn) (gid $(id -g)): "
+printf '[daemon]\nsocket_group = "no-such-group-cuzk"\n' >"$tmp/nogroup.toml"
+expect_rc 2 "$cuzk" doctor --config "$tmp/nogroup.toml"
+expect_out "daemon.socket_group = \"no-such-group-cuzk\": no group named 'no-such-group-cuzk' on this host"
+
+# Networks allowed without authentication: a warning that names them.
+printf '[daemon]\nlisten = "0.0.0.0:9820"\nallow_remote = true\nallow_unauthenticated_from = ["10.0.0.0/8", "fd00::/8"]\n[gpus]\nbackend = "cpu"\n' \
+  >"$tmp/allow.toml"
+expect_rc 0 "$cuzk" doctor --config "$tmp/allow.toml"
+expect_out "warn  access  unauthenticated networks: clients from 10.0.0.0/8, fd00::/8 call every RPC without TLS or a token"
 
 [ "$fail" -eq 0 ] && echo "doctor: all checks passed"
 exit "$fail"

@@ -329,9 +329,9 @@ TEST(EngineConfig, UnknownKeyNamesLineKeyAndValidKeys) {
 }
 
 TEST(EngineConfig, UnknownSectionAndTopLevelKey) {
-  std::string e = parse_error("[daemon]\nlisten = \"127.0.0.1:1\"\n\n[pipeline]\nenabled = true\n");
+  std::string e = parse_error("[daemon]\nlisten = \"127.0.0.1:1\"\n\n[batching]\nenabled = true\n");
   EXPECT_TRUE(contains(e, "t.toml:4:")) << e;
-  EXPECT_TRUE(contains(e, "'pipeline'")) << e;
+  EXPECT_TRUE(contains(e, "'batching'")) << e;
   EXPECT_TRUE(contains(e, "valid sections: daemon, memory")) << e;
   e = parse_error("verbose = true\n");
   EXPECT_TRUE(contains(e, "t.toml:1:1:")) << e;

@@ -184,8 +184,9 @@ TEST(Preflight, AccessReportsTlsTokenAndMetrics) {
   Config cfg = config_in(dir);
   std::vector<CheckResult> out;
   cuzk::engine::check_access(cfg, out);
-  ASSERT_EQ(out.size(), 3u);
+  ASSERT_EQ(out.size(), 5u);
   for (const auto& c : out) EXPECT_EQ(c.status, CheckStatus::Pass) << c.name << ": " << c.message;
+  EXPECT_TRUE(contains(find(out, "unix socket")->message, "mode 0600: only ")) << find(out, "unix socket")->message;
   EXPECT_TRUE(contains(find(out, "bearer token")->message, "off")) << find(out, "bearer token")->message;
 
   // A remote listener with a token file other users can read, and no TLS.
@@ -215,6 +216,52 @@ TEST(Preflight, AccessReportsTlsTokenAndMetrics) {
   EXPECT_EQ(find(out, "tls")->status, CheckStatus::Fail);
   EXPECT_TRUE(contains(find(out, "tls")->message, "missing.pem")) << find(out, "tls")->message;
   EXPECT_EQ(find(out, "bearer token")->status, CheckStatus::Pass) << "with TLS the token is not in clear text";
+}
+
+TEST(Preflight, SocketModeGroupAndAllowlistSayWhoCanConnect) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  cfg.daemon.listen = "unix://" + dir.str() + "/run/cuzk.sock";
+  cfg.daemon.socket_mode = 0660;
+  cfg.daemon.socket_group = std::to_string(::getegid());
+  std::vector<CheckResult> out;
+  cuzk::engine::check_access(cfg, out);
+  const CheckResult* sock = find(out, "unix socket");
+  ASSERT_NE(sock, nullptr);
+  // mkdtemp's directory is 0700: the group could not reach a socket inside it.
+  EXPECT_EQ(sock->status, CheckStatus::Warn) << sock->message;
+  EXPECT_TRUE(contains(sock->message, "and the members of the group can connect")) << sock->message;
+  EXPECT_TRUE(contains(sock->message, "but directory " + dir.str() + " (mode 0700")) << sock->message;
+  ASSERT_EQ(::chmod(dir.str().c_str(), 0750), 0);
+  out.clear();
+  cuzk::engine::check_access(cfg, out);
+  EXPECT_EQ(find(out, "unix socket")->status, CheckStatus::Pass) << find(out, "unix socket")->message;
+  // Anyone may connect: a warning.
+  cfg.daemon.socket_mode = 0666;
+  out.clear();
+  cuzk::engine::check_access(cfg, out);
+  EXPECT_EQ(find(out, "unix socket")->status, CheckStatus::Warn);
+  EXPECT_TRUE(contains(find(out, "unix socket")->message, "every local user can connect"));
+  // A TCP listener with networks that call without authentication: no socket line, a warning.
+  cfg.daemon.listen = "0.0.0.0:9820";
+  cfg.daemon.allow_remote = true;
+  cfg.daemon.allow_unauthenticated_from = {"10.0.0.0/8", "fd00::/8"};
+  out.clear();
+  cuzk::engine::check_access(cfg, out);
+  EXPECT_EQ(find(out, "unix socket"), nullptr);
+  const CheckResult* nets = find(out, "unauthenticated networks");
+  ASSERT_NE(nets, nullptr);
+  EXPECT_EQ(nets->status, CheckStatus::Warn);
+  EXPECT_TRUE(contains(nets->message, "clients from 10.0.0.0/8, fd00::/8 call every RPC without TLS or a token"))
+      << nets->message;
+  // The configuration's warnings (the seed daemon's keys) are one warn line each.
+  cfg.warnings.push_back({"pipeline.slot_size", "pipeline.slot_size ... has no effect here"});
+  const auto report = cuzk::engine::run_preflight(cfg);
+  const CheckResult* w = find(report.checks, "pipeline.slot_size");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->group, "config");
+  EXPECT_EQ(w->status, CheckStatus::Warn);
+  EXPECT_EQ(w->message, "pipeline.slot_size ... has no effect here");
 }
 
 TEST(Preflight, BudgetAboveHostMemoryWarns) {

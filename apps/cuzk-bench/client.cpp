@@ -1,11 +1,16 @@
 #include "client.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 #include "util/paths.hpp"
 #include "util/secret_file.hpp"
+#include "util/unix_ids.hpp"
 
 namespace cuzk::bench {
 
@@ -171,10 +176,22 @@ Result<Client> Client::connect(const std::string& address, std::chrono::millisec
   if (const std::string path = unix_path(*target); !path.empty()) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
+      if (errno == EACCES) {
+        return make_error("cannot reach the daemon socket " + path +
+                          ": permission denied (a directory above it does not let this user through)");
+      }
       return make_error("no daemon socket at " + path +
                         " (is cuzk-daemon running? start it, pass -a/--addr, or use --spawn-daemon PATH)");
     }
     if (!S_ISSOCK(st.st_mode)) return make_error(path + " exists but is not a socket");
+    // Connecting needs write permission on the socket: say so rather than "connection failed".
+    if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0 && errno == EACCES) {
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+      return make_error("permission denied on the daemon socket " + path + " (mode " + mode + ", group " +
+                        group_label(st.st_gid) + "): the daemon's daemon.socket_mode and daemon.socket_group decide " +
+                        "who may connect");
+    }
   }
   std::string token;
   if (!access.token_file.empty()) {
@@ -201,7 +218,10 @@ Result<Client> Client::connect(const std::string& address, std::chrono::millisec
                                         "TLS? check --tls-ca, --tls-server-name and, for a daemon with "
                                         "daemon.tls_client_ca, --tls-cert/--tls-key)"
                                       : " (connection failed; is cuzk-daemon running and listening there? try "
-                                        "-a/--addr or --spawn-daemon PATH; a TLS daemon needs --tls-ca)"));
+                                        "-a/--addr or --spawn-daemon PATH; a TLS daemon needs --tls-ca; a unix "
+                                        "socket's mode and group must let this user in, and a daemon with "
+                                        "daemon.allow_unauthenticated_from closes connections from other "
+                                        "addresses)"));
     }
     if (!channel->WaitForStateChange(state, deadline)) {
       return make_error("cannot connect to the daemon at " + address + " within " + std::to_string(timeout.count()) +

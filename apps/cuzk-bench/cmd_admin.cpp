@@ -39,6 +39,8 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
   j["daemon_rss_bytes"] = s.daemon_rss_bytes();
   j["daemon_peak_rss_bytes"] = s.daemon_peak_rss_bytes();
   j["test_keys_allowed"] = s.test_keys_allowed();
+  j["unauthenticated_from"] = nlohmann::json::array();
+  for (const auto& n : s.unauthenticated_from()) j["unauthenticated_from"].push_back(n);
   j["tuning"] = nlohmann::json::array();
   for (const auto& t : s.tuning()) j["tuning"].push_back(t);
   j["circuits"] = nlohmann::json::array();
@@ -128,6 +130,12 @@ void print_status(const v1::GetStatusResponse& s) {
   for (const auto& t : s.tuning()) tuning += (tuning.empty() ? "" : ", ") + t;
   if (!tuning.empty()) kv.add("tuning", tuning);
   if (s.test_keys_allowed()) kv.add("test keys", "ALLOWED (srs.allow_test_keys): PoRep proofs may use TEST-ONLY keys");
+  std::string networks;
+  for (const auto& n : s.unauthenticated_from()) networks += (networks.empty() ? "" : ", ") + n;
+  if (!networks.empty()) {
+    kv.add("unauthenticated",
+           "clients from " + networks + " call without TLS or a token (daemon.allow_unauthenticated_from)");
+  }
   std::cout << kv.render();
 
   auto section = [](const char* title, const Table& t) {

@@ -39,6 +39,7 @@
 #include "util/cpu_features.hpp"
 #include "util/log.hpp"
 #include "util/secret_file.hpp"
+#include "util/unix_ids.hpp"
 
 namespace {
 
@@ -123,15 +124,26 @@ void log_preflight(const Config& cfg) {
 // ---- access ----
 
 // The TLS files and the bearer token named by the config, read and checked before the engine
-// starts: a missing file or a token other users can read is a configuration error.
+// starts: a missing file or a token other users can read is a configuration error. Also the
+// socket's group and the allowlist, resolved.
 struct Access {
   std::optional<cuzk::server::TlsFiles> tls;
   std::string token;
+  std::optional<gid_t> socket_gid;
+  cuzk::IpNetworkList allowlist;
 };
 
 cuzk::Result<Access> load_access(const Config& cfg) {
   Access out;
   const auto& d = cfg.daemon;
+  if (!d.socket_group.empty()) {
+    auto group = cuzk::lookup_group(d.socket_group);
+    if (!group) return cuzk::make_error("daemon.socket_group = \"" + d.socket_group + "\": " + group.error());
+    out.socket_gid = group->gid;
+  }
+  auto allowlist = cuzk::IpNetworkList::parse(d.allow_unauthenticated_from, "daemon.allow_unauthenticated_from");
+  if (!allowlist) return cuzk::make_error(allowlist.error());
+  out.allowlist = std::move(*allowlist);
   if (!d.tls_cert.empty()) {
     cuzk::server::TlsFiles tls;
     std::string error;
@@ -157,8 +169,26 @@ cuzk::Result<Access> load_access(const Config& cfg) {
   return out;
 }
 
+std::string networks_text(const cuzk::IpNetworkList& list) {
+  std::string out;
+  for (const auto& n : list.networks()) out += (out.empty() ? "" : ", ") + n.text();
+  return out;
+}
+
+// How the listener admits callers, for the access line.
+std::string transport_text(const Config& cfg, const Access& access) {
+  const auto& d = cfg.daemon;
+  if (d.listen.rfind("unix://", 0) == 0) {
+    return "unix socket, mode " + cuzk::engine::octal_mode(d.socket_mode) + ", group " +
+           (access.socket_gid ? cuzk::group_label(*access.socket_gid)
+                              : "the daemon's (" + cuzk::group_label(::getegid()) + ")");
+  }
+  if (!access.allowlist.empty()) return "tcp, plaintext, only from " + networks_text(access.allowlist);
+  return d.allow_remote ? "tcp, remote allowed" : "tcp";
+}
+
 // One line that says who can reach the daemon; a warning where the token crosses the network in
-// clear text.
+// clear text, and one naming the networks that call without any authentication.
 void log_access(const Config& cfg, const Access& access) {
   const auto& d = cfg.daemon;
   const bool unix_socket = d.listen.rfind("unix://", 0) == 0;
@@ -167,9 +197,7 @@ void log_access(const Config& cfg, const Access& access) {
                                                           : "on, client certificates required";
   log_event(Level::info, "access",
             {{"listen", d.listen},
-             {"transport", unix_socket      ? "unix socket, mode 0600"
-                           : d.allow_remote ? "tcp, remote allowed"
-                                            : "tcp"},
+             {"transport", transport_text(cfg, access)},
              {"tls", tls},
              {"bearer_token", access.token.empty() ? "off" : "required (" + d.auth_token_file + ")"},
              {"metrics", d.metrics_listen.empty() ? "off" : d.metrics_listen + " (GET only)"}});
@@ -178,6 +206,14 @@ void log_access(const Config& cfg, const Access& access) {
               {{"warning",
                 "the bearer token is sent in clear text over TCP without TLS; anyone who can watch the network "
                 "can reuse it: set daemon.tls_cert and daemon.tls_key"}});
+  }
+  if (!access.allowlist.empty()) {
+    log_event(
+        Level::warn, "access",
+        {{"unauthenticated_from", networks_text(access.allowlist)},
+         {"warning",
+          "clients from these networks call every RPC without TLS or a token (daemon.allow_unauthenticated_from); "
+          "connections from other addresses are closed before any RPC"}});
   }
 }
 
@@ -306,6 +342,10 @@ void start_listeners(const Config& cfg, const Access& access, cuzk::server::Prov
       cfg.daemon.max_message_bytes + std::min<uint64_t>(cfg.daemon.max_message_bytes, 64ull << 20);
   cuzk::server::GrpcServerOptions grpc_options{cfg.daemon.listen, transport_limit};
   grpc_options.tls = access.tls;
+  grpc_options.socket_mode = cfg.daemon.socket_mode;
+  grpc_options.socket_gid = access.socket_gid;
+  grpc_options.allow_unauthenticated_from = access.allowlist;
+  grpc_options.on_connection_refused = [&service] { service.rpc_metrics().connection_refused(); };
   out.grpc.emplace(std::move(grpc_options), service);
   out.grpc->start();
   if (!cfg.daemon.metrics_listen.empty()) {
@@ -373,6 +413,7 @@ int run(const Options& opt, const sigset_t& signals) {
     return kExitConfig;
   }
   if (opt.check_config) {
+    for (const auto& w : cfg.warnings) std::cerr << "cuzk-daemon: warning: " << w.message << "\n";
     std::cout << cuzk::engine::config_to_toml(cfg) << std::flush;
     return kExitOk;
   }
@@ -391,7 +432,7 @@ int run(const Options& opt, const sigset_t& signals) {
              {"listen", cfg.daemon.listen}});
 
   log_access(cfg, *access);
-  log_preflight(cfg);
+  log_preflight(cfg);  // with a warning line for each of cfg.warnings
 
   std::optional<PidFile> pid_file;
   try {
@@ -410,6 +451,7 @@ int run(const Options& opt, const sigset_t& signals) {
   service_options.version = CUZK_VERSION;
   service_options.max_request_bytes = cfg.daemon.max_message_bytes;
   service_options.bearer_token = access->token;
+  for (const auto& n : access->allowlist.networks()) service_options.unauthenticated_from.push_back(n.text());
   cuzk::server::ProvingService service(*engine, service_options);
   Listeners listeners;
   try {

@@ -1,9 +1,13 @@
 #pragma once
 // The daemon's configuration (cuzk.toml). Sections follow the seed daemon's (daemon, memory,
-// gpus, scheduler, synthesis, srs, pce, logging; shared/reference/cuzk-seed-system.md section 2)
-// plus `prover` and `[[circuits]]`. Every key is optional; unknown keys and sections are errors
-// (a typo must not silently fall back to a default), and so are malformed sizes and durations.
+// gpus, scheduler, synthesis, srs, logging; curio extern/cuzk/cuzk-core/src/config.rs) plus
+// `pce`, `prover`, `tuning` and `[[circuits]]`. Every key is optional; unknown keys and sections
+// are errors (a typo must not silently fall back to a default), and so are malformed sizes and
+// durations. The seed's own keys that are not ours are the exception (engine/config_seed.cpp):
+// read into ours where the meaning is the same, else accepted with a warning, so that the seed's
+// cuzk.toml loads unchanged.
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -28,6 +32,16 @@ struct DaemonSection {
   // A file (mode 0600) holding a token every call must carry as "authorization: Bearer <token>"
   // metadata, on every listener (unix socket included); empty: no token.
   std::string auth_token_file;
+  // A unix socket's mode (0600..0777, owner read+write required) and group (a name or a numeric
+  // gid; empty: the daemon's own), set right after the bind: 0660 and Curio's group let Curio
+  // connect as another user. Only for unix:// listeners.
+  unsigned socket_mode = 0600;
+  std::string socket_group;
+  // TCP only: clients from these networks ("10.0.0.0/8", "fd00::/8"; a bare address is one host)
+  // need neither TLS nor a bearer token, for Curio, which sends neither; a connection from any
+  // other address is closed before any RPC runs. Not with TLS or a token (a listener is either
+  // authenticated or allowlisted); a non-loopback listen address still needs allow_remote.
+  std::vector<std::string> allow_unauthenticated_from;
   uint64_t max_message_bytes = 256ull << 20;
   std::string metrics_listen;  // "host:port" for HTTP GET /metrics; empty: off
   std::string data_dir;        // default: $XDG_DATA_HOME/cuzk or ~/.local/share/cuzk
@@ -129,6 +143,13 @@ struct CircuitSection {
   bool test_setup = false;
 };
 
+// Something in the file that loads but deserves the operator's attention (a seed key that has no
+// effect here): logged at start-up, printed by --check-config and `cuzk doctor`.
+struct ConfigWarning {
+  std::string key;      // "section.key"
+  std::string message;  // one line, naming the key
+};
+
 struct Config {
   DaemonSection daemon;
   MemorySection memory;
@@ -144,6 +165,13 @@ struct Config {
   // "section.key" of every key the file set (parse_config), to tell a knob that was set but would
   // be ignored (an error in finalize) from a default.
   std::set<std::string> explicit_keys;
+  std::vector<ConfigWarning> warnings;
+  // Our "section.key" -> the seed daemon's key the file set it with ("prover.threads" ->
+  // "gpus.gpu_threads"), so that messages name what the file says.
+  std::map<std::string, std::string> seed_names;
+
+  // "prover.threads", or "gpus.gpu_threads (prover.threads here)" when the file used the seed's key.
+  std::string key_name(const std::string& key) const;
 
   // Fills defaults that depend on the environment (data_dir, listen, param_dir, pce dir) and
   // checks cross-field rules (listen syntax, remote TCP needs allow_remote, circuit ids unique
@@ -155,6 +183,9 @@ struct Config {
 Result<uint64_t> parse_size(std::string_view text);
 // "5m", "30s", "250ms", "2h", "1d", "1.5h", "10" (seconds).
 Result<double> parse_duration(std::string_view text);
+
+// A unix socket mode as the config writes it: "0660".
+std::string octal_mode(unsigned mode);
 
 // Makes the relative paths a config file may set (daemon.data_dir, srs.param_dir, pce.dir and the
 // files of [[circuits]]) relative to `base_dir` (load_config: the file's directory); absolute and

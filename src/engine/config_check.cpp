@@ -10,7 +10,9 @@
 
 #include "circuits/builtin.hpp"
 #include "engine/config.hpp"
+#include "util/cidr.hpp"
 #include "util/paths.hpp"
+#include "util/unix_ids.hpp"
 
 namespace cuzk::engine {
 
@@ -70,7 +72,8 @@ Result<bool> check_endpoint(const std::string& key, const std::string& value, bo
   if (!loopback && !allow_remote) {
     return make_error(what +
                       "this accepts connections from other machines; set daemon.allow_remote = true to allow "
-                      "that (with authentication: daemon.tls_cert + daemon.tls_key, or daemon.auth_token_file), "
+                      "that (with authentication: daemon.tls_cert + daemon.tls_key, or daemon.auth_token_file; "
+                      "or, for clients that send neither, such as Curio, daemon.allow_unauthenticated_from), "
                       "or listen on 127.0.0.1, [::1] or a unix:// socket");
   }
   return true;
@@ -92,14 +95,62 @@ Result<bool> check_access(const DaemonSection& d, bool listen_is_remote) {
   }
   if (tls && d.listen.rfind("unix://", 0) == 0) {
     return make_error("daemon.tls_cert is set but daemon.listen = \"" + d.listen +
-                      "\" is a unix socket; TLS is for TCP listeners (the socket is protected by its mode 0600); "
+                      "\" is a unix socket; TLS is for TCP listeners (the socket is protected by its mode and group); "
                       "remove the tls_* keys or listen on host:port");
   }
-  if (listen_is_remote && !tls && d.auth_token_file.empty()) {
+  if (listen_is_remote && !tls && d.auth_token_file.empty() && d.allow_unauthenticated_from.empty()) {
     return make_error("daemon.listen = \"" + d.listen +
                       "\" accepts connections from other machines without authentication; set "
                       "daemon.tls_cert + daemon.tls_key (TLS, optionally daemon.tls_client_ca for client "
-                      "certificates) or daemon.auth_token_file (a bearer token in a mode-0600 file), or both");
+                      "certificates) or daemon.auth_token_file (a bearer token in a mode-0600 file), or both; for "
+                      "clients that can send neither (Curio), name their networks in "
+                      "daemon.allow_unauthenticated_from");
+  }
+  return true;
+}
+
+// daemon.allow_unauthenticated_from: valid networks, on a plaintext TCP listener without a token.
+Result<bool> check_allowlist(const DaemonSection& d, bool unix_listen) {
+  if (d.allow_unauthenticated_from.empty()) return true;
+  auto list = IpNetworkList::parse(d.allow_unauthenticated_from, "daemon.allow_unauthenticated_from");
+  if (!list) return make_error(list.error());
+  if (unix_listen) {
+    return make_error("daemon.allow_unauthenticated_from is set but daemon.listen = \"" + d.listen +
+                      "\" is a unix socket; the allowlist is for TCP listeners (who may use a socket is set by "
+                      "daemon.socket_mode and daemon.socket_group)");
+  }
+  if (!d.tls_cert.empty()) {
+    return make_error(
+        "daemon.allow_unauthenticated_from and daemon.tls_cert are both set; a listener is either TLS or "
+        "plaintext, and the allowlist is for plaintext clients that send no certificate or token (Curio): remove "
+        "one of them");
+  }
+  if (!d.auth_token_file.empty()) {
+    return make_error(
+        "daemon.allow_unauthenticated_from and daemon.auth_token_file are both set; the daemon has one listener, "
+        "on which allowlisted clients call without a token and every other connection is closed, so the token "
+        "would be checked nowhere: remove one of them");
+  }
+  return true;
+}
+
+// daemon.socket_mode and daemon.socket_group: unix sockets only (their defaults are harmless
+// anywhere), a mode the owner can use, a group that exists.
+Result<bool> check_socket(const DaemonSection& d, bool unix_listen) {
+  if (!unix_listen && (d.socket_mode != 0600 || !d.socket_group.empty())) {
+    const std::string key = d.socket_mode != 0600 ? "daemon.socket_mode" : "daemon.socket_group";
+    return make_error(key + " has no effect: daemon.listen = \"" + d.listen +
+                      "\" is TCP, and the mode and group are a unix socket's; remove it");
+  }
+  if ((d.socket_mode & ~0777u) != 0 || (d.socket_mode & 0600u) != 0600u) {
+    return make_error("daemon.socket_mode = \"" + octal_mode(d.socket_mode) +
+                      "\": expected an octal mode from 0600 to 0777 in which the owner (the daemon's user) can read "
+                      "and write, e.g. \"0660\" for the owner and daemon.socket_group");
+  }
+  if (!d.socket_group.empty()) {
+    if (auto g = lookup_group(d.socket_group); !g) {
+      return make_error("daemon.socket_group = \"" + d.socket_group + "\": " + g.error());
+    }
   }
   return true;
 }
@@ -140,7 +191,8 @@ Result<bool> check_circuit(const CircuitSection& c) {
 }
 
 // The listeners, their access keys and the message cap.
-Result<bool> check_daemon(const DaemonSection& daemon) {
+Result<bool> check_daemon(const Config& c) {
+  const DaemonSection& daemon = c.daemon;
   bool listen_is_remote = false;
   if (auto r =
           check_endpoint("daemon.listen", daemon.listen, /*allow_unix=*/true, daemon.allow_remote, listen_is_remote);
@@ -148,9 +200,12 @@ Result<bool> check_daemon(const DaemonSection& daemon) {
     return make_error(r.error());
   }
   if (auto r = check_access(daemon, listen_is_remote); !r) return make_error(r.error());
+  const bool unix_listen = daemon.listen.rfind("unix://", 0) == 0;
+  if (auto r = check_allowlist(daemon, unix_listen); !r) return r;
+  if (auto r = check_socket(daemon, unix_listen); !r) return r;
   if (!daemon.metrics_listen.empty()) {
     bool metrics_remote = false;
-    if (auto r = check_endpoint("daemon.metrics_listen", daemon.metrics_listen, /*allow_unix=*/false,
+    if (auto r = check_endpoint(c.key_name("daemon.metrics_listen"), daemon.metrics_listen, /*allow_unix=*/false,
                                 daemon.allow_remote, metrics_remote);
         !r) {
       return make_error(r.error());
@@ -189,7 +244,7 @@ Result<bool> check_workers(const Config& c) {
                       ": expected 0 (the daemon's own priority) to 19 (the lowest)");
   }
   if (prover.finalize_workers < 1) return make_error("prover.finalize_workers must be at least 1");
-  if (gpus.workers_per_device < 1) return make_error("gpus.workers_per_device must be at least 1");
+  if (gpus.workers_per_device < 1) return make_error(c.key_name("gpus.workers_per_device") + " must be at least 1");
   if (gpus.deadline_workers > 8) return make_error("gpus.deadline_workers must be at most 8");
   if (gpus.backend != "auto" && gpus.backend != "gpu" && gpus.backend != "cpu") {
     return make_error("gpus.backend = \"" + gpus.backend + "\": expected \"auto\", \"gpu\" or \"cpu\"");
@@ -199,7 +254,7 @@ Result<bool> check_workers(const Config& c) {
     for (const char* k : {"gpus.devices", "gpus.workers_per_device", "gpus.deadline_workers", "gpus.g2_msm",
                           "gpus.msm_table_bits", "gpus.overlap_h"}) {
       if (explicit_keys.count(k)) {
-        return make_error(std::string(k) +
+        return make_error(c.key_name(k) +
                           " has no effect with gpus.backend = \"cpu\" (nothing runs on a GPU); remove "
                           "it or set gpus.backend = \"auto\" or \"gpu\"");
       }
@@ -277,7 +332,7 @@ Result<bool> Config::finalize() {
   if (srs.param_dir.empty()) srs.param_dir = daemon.data_dir + "/params";
   if (pce.dir.empty()) pce.dir = daemon.data_dir + "/pce";
 
-  if (auto r = check_daemon(daemon); !r) return r;
+  if (auto r = check_daemon(*this); !r) return r;
   if (auto r = check_logging(logging); !r) return r;
   if (auto r = check_workers(*this); !r) return r;
   if (auto r = check_srs(srs); !r) return r;

@@ -52,7 +52,14 @@ std::string config_to_toml(const Config& c) {
     << "tls_cert = " << toml_string(c.daemon.tls_cert) << "\n"
     << "tls_key = " << toml_string(c.daemon.tls_key) << "\n"
     << "tls_client_ca = " << toml_string(c.daemon.tls_client_ca) << "\n"
-    << "auth_token_file = " << toml_string(c.daemon.auth_token_file) << "\n"
+    << "auth_token_file = " << toml_string(c.daemon.auth_token_file) << "\n";
+  o << "socket_mode = " << toml_string(octal_mode(c.daemon.socket_mode)) << "\n"
+    << "socket_group = " << toml_string(c.daemon.socket_group) << "\n"
+    << "allow_unauthenticated_from = [";
+  for (size_t i = 0; i < c.daemon.allow_unauthenticated_from.size(); ++i) {
+    o << (i ? ", " : "") << toml_string(c.daemon.allow_unauthenticated_from[i]);
+  }
+  o << "]\n"
     << "max_message_bytes = " << c.daemon.max_message_bytes << "\n"
     << "metrics_listen = " << toml_string(c.daemon.metrics_listen) << "\n"
     << "data_dir = " << toml_string(c.daemon.data_dir) << "\n"

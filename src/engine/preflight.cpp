@@ -101,6 +101,8 @@ void check_config_summary(const Config& c, std::vector<CheckResult>& out) {
   r.facts = {{"data_dir", c.daemon.data_dir}, {"listen", c.daemon.listen}, {"backend", c.gpus.backend},
              {"param_dir", c.srs.param_dir},  {"pce_dir", c.pce.dir},      {"toml", config_to_toml(c)}};
   out.push_back(std::move(r));
+  // What loaded but has no effect here (the seed daemon's keys), one line each.
+  for (const auto& w : c.warnings) out.push_back({"config", w.key, CheckStatus::Warn, w.message, {{"key", w.key}}});
   if (c.srs.allow_test_keys) {
     out.push_back({"config",
                    "srs.allow_test_keys",
@@ -213,10 +215,10 @@ void check_listen(const Config& config, std::vector<CheckResult>& out) {
     out.push_back({"listen",
                    listen,
                    loopback ? CheckStatus::Pass : CheckStatus::Warn,
-                   loopback ? "TCP on loopback: any local user can submit proofs (a unix socket allows only the "
-                              "daemon's user)"
-                            : "TCP on a non-loopback address: reachable from other machines, callers authenticate "
-                              "(see the access checks); firewall it to the Curio hosts",
+                   loopback ? "TCP on loopback: any local user can submit proofs (a unix socket allows only whom its "
+                              "mode and group let in)"
+                            : "TCP on a non-loopback address: reachable from other machines, callers authenticate or "
+                              "are allowlisted (see the access checks); firewall it to the Curio hosts",
                    {{"address", listen}}});
     return;
   }
@@ -238,10 +240,7 @@ void check_listen(const Config& config, std::vector<CheckResult>& out) {
       r.message += "; a stale socket there will be replaced";
     }
   }
-  if (r.status == CheckStatus::Pass) {
-    r.message +=
-        "; the socket gets mode 0600: Curio must run as " + user_name(::geteuid()) + " (the daemon's user) to connect";
-  }
+  if (r.status == CheckStatus::Pass) r.message += "; who may connect: the access check \"unix socket\"";
   out.push_back(std::move(r));
 }
 

@@ -6,6 +6,7 @@
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
+#include <grpcpp/server_posix.h>
 #include <netdb.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -15,10 +16,13 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
+#include "server/tcp_acceptor.hpp"
 #include "util/log.hpp"
+#include "util/unix_ids.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -49,18 +53,27 @@ std::string parent_directory(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// mkdir -p with mode 0700 for the directories it creates: the socket's directory is the daemon's
-// private space. Existing directories are left as they are.
-void make_private_directories(const std::string& dir) {
+// mkdir -p for the socket's directory. Directories it creates let through whom the socket mode
+// lets in (the group, others: search and read), and no one else, and get the socket's group;
+// existing directories are left as they are.
+void make_socket_directories(const std::string& dir, unsigned socket_mode, std::optional<gid_t> gid) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) throw std::runtime_error("socket directory " + dir + " exists but is not a directory");
     return;
   }
   if (errno != ENOENT) throw std::runtime_error("cannot access socket directory " + dir + ": " + errno_text(errno));
-  make_private_directories(parent_directory(dir));
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    throw std::runtime_error("cannot create socket directory " + dir + ": " + errno_text(errno));
+  make_socket_directories(parent_directory(dir), socket_mode, gid);
+  const mode_t mode = 0700 | ((socket_mode & 0060) ? 0050 : 0) | ((socket_mode & 0006) ? 0005 : 0);
+  if (::mkdir(dir.c_str(), mode) != 0) {
+    if (errno == EEXIST) return;  // made meanwhile by someone else: theirs
+    throw std::runtime_error(
+        "cannot create socket directory " + dir + ": " + errno_text(errno) +
+        " (create it beforehand, e.g. systemd's RuntimeDirectory= or install -d -o <daemon user> " + dir + ")");
+  }
+  // mkdir's mode went through the umask; the group first, then the exact mode.
+  if ((gid && ::chown(dir.c_str(), static_cast<uid_t>(-1), *gid) != 0) || ::chmod(dir.c_str(), mode) != 0) {
+    throw std::runtime_error("cannot set the group or mode of socket directory " + dir + ": " + errno_text(errno));
   }
 }
 
@@ -77,6 +90,12 @@ bool unix_socket_is_live(const std::string& path, int& probe_errno) {
   if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) return true;
   probe_errno = errno;
   return false;
+}
+
+std::string octal(unsigned mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", mode);
+  return buf;
 }
 
 std::string tcp_address(const std::string& host, uint16_t port) {
@@ -136,10 +155,19 @@ GrpcServer::GrpcServer(GrpcServerOptions options, grpc::Service& service)
   if (options_.max_threads < 4) throw std::invalid_argument("max_threads must be at least 4");
   if (options_.tls && listen_.is_unix) {
     throw std::invalid_argument("listen address '" + options_.listen +
-                                "': TLS is for TCP listeners; a unix socket is protected by its mode 0600");
+                                "': TLS is for TCP listeners; a unix socket is protected by its mode and group");
   }
   if (options_.tls && (options_.tls->cert_chain.empty() || options_.tls->private_key.empty())) {
     throw std::invalid_argument("TLS needs both a certificate chain and a private key");
+  }
+  if ((options_.socket_mode & ~0777u) != 0 || (options_.socket_mode & 0600u) != 0600u) {
+    throw std::invalid_argument("socket mode " + octal(options_.socket_mode) +
+                                " is not 0600..0777 with owner read and write");
+  }
+  if (!options_.allow_unauthenticated_from.empty() && (listen_.is_unix || options_.tls)) {
+    throw std::invalid_argument("listen address '" + options_.listen +
+                                "': an allowlist of networks is for a plaintext TCP listener (not TLS, not a unix "
+                                "socket)");
   }
 }
 
@@ -160,7 +188,7 @@ GrpcServer::~GrpcServer() {
 
 void GrpcServer::prepare_unix_socket() {
   const std::string& path = listen_.path;
-  make_private_directories(parent_directory(path));
+  make_socket_directories(parent_directory(path), options_.socket_mode, options_.socket_gid);
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return;
@@ -242,9 +270,6 @@ void GrpcServer::start() {
   if (listen_.is_unix) prepare_unix_socket();
 
   grpc::ServerBuilder builder;
-  int selected_port = 0;
-  const std::string grpc_address = listen_.is_unix ? "unix://" + listen_.path : tcp_address(listen_.host, listen_.port);
-  builder.AddListeningPort(grpc_address, credentials(), listen_.is_unix ? nullptr : &selected_port);
   builder.RegisterService(&service_);
   const int max_bytes = static_cast<int>(std::min<uint64_t>(options_.max_message_bytes, INT_MAX));
   builder.SetMaxReceiveMessageSize(max_bytes);
@@ -256,12 +281,20 @@ void GrpcServer::start() {
   grpc::ResourceQuota quota("cuzk-grpc");
   quota.SetMaxThreads(options_.max_threads);
   builder.SetResourceQuota(quota);
+  if (!options_.allow_unauthenticated_from.empty()) {
+    start_allowlisted(builder);
+    return;
+  }
 
+  int selected_port = 0;
+  const std::string grpc_address = listen_.is_unix ? "unix://" + listen_.path : tcp_address(listen_.host, listen_.port);
+  builder.AddListeningPort(grpc_address, credentials(), listen_.is_unix ? nullptr : &selected_port);
   if (listen_.is_unix) {
     // The socket is created inside BuildAndStart with mode 0777 & ~umask. A chmod afterwards
     // would leave a window in which other local users could connect, so the umask is narrowed
     // around the bind instead. umask is process-wide: a file another thread creates meanwhile
-    // gets a stricter mode, never a looser one. The chmod below then pins the mode exactly.
+    // gets a stricter mode, never a looser one. apply_socket_permissions then sets the group and
+    // the configured mode, before start() returns and the daemon reports it is ready.
     const mode_t old_mask = ::umask(0177);
     server_ = builder.BuildAndStart();
     ::umask(old_mask);
@@ -274,16 +307,7 @@ void GrpcServer::start() {
   }
 
   if (listen_.is_unix) {
-    struct stat st {};
-    if (::chmod(listen_.path.c_str(), 0600) != 0 || ::lstat(listen_.path.c_str(), &st) != 0) {
-      const int err = errno;
-      server_->Shutdown(std::chrono::system_clock::now());
-      server_->Wait();
-      server_.reset();
-      throw std::runtime_error("cannot set mode 0600 on socket " + listen_.path + ": " + errno_text(err));
-    }
-    socket_dev_ = st.st_dev;
-    socket_ino_ = st.st_ino;
+    apply_socket_permissions();
     address_ = "unix://" + listen_.path;
   } else {
     port_ = static_cast<uint16_t>(selected_port);
@@ -291,10 +315,54 @@ void GrpcServer::start() {
   }
 }
 
+void GrpcServer::apply_socket_permissions() {
+  // The socket was created 0600 (umask); its group goes first, so that the wider mode never
+  // applies to the wrong group.
+  const std::string& path = listen_.path;
+  std::string failed;
+  if (options_.socket_gid && ::chown(path.c_str(), static_cast<uid_t>(-1), *options_.socket_gid) != 0) {
+    const int err = errno;  // before group_label's lookups
+    failed = "cannot give socket " + path + " to group " + group_label(*options_.socket_gid) + ": " + errno_text(err) +
+             (err == EPERM ? " (the daemon's user must be a member of that group)" : "");
+  } else if (::chmod(path.c_str(), options_.socket_mode) != 0) {
+    failed = "cannot set mode " + octal(options_.socket_mode) + " on socket " + path + ": " + errno_text(errno);
+  }
+  struct stat st {};
+  if (failed.empty() && ::lstat(path.c_str(), &st) != 0)
+    failed = "cannot stat socket " + path + ": " + errno_text(errno);
+  if (!failed.empty()) {
+    server_->Shutdown(std::chrono::system_clock::now());
+    server_->Wait();
+    server_.reset();
+    throw std::runtime_error(failed);
+  }
+  socket_dev_ = st.st_dev;
+  socket_ino_ = st.st_ino;
+}
+
+// The allowlisted listener: gRPC gets no port of its own, only the connections TcpAcceptor admits.
+void GrpcServer::start_allowlisted(grpc::ServerBuilder& builder) {
+  TcpAcceptor::Options o;
+  o.host = listen_.host;
+  o.port = listen_.port;
+  o.allowed = options_.allow_unauthenticated_from;
+  // The acceptor stops before the server shuts down, so server_ is alive whenever this runs.
+  o.admit = [this](int fd) { grpc::AddInsecureChannelFromFd(server_.get(), fd); };
+  o.refused = options_.on_connection_refused;
+  acceptor_ = std::make_unique<TcpAcceptor>(std::move(o));
+  acceptor_->listen();  // throws naming the cause (in use, permission, not this machine's)
+  server_ = builder.BuildAndStart();
+  if (!server_) throw std::runtime_error("cannot listen on " + options_.listen + ": gRPC could not start the server");
+  acceptor_->start();
+  port_ = acceptor_->port();
+  address_ = tcp_address(listen_.host, port_);
+}
+
 void GrpcServer::shutdown(std::chrono::system_clock::time_point deadline) {
   std::lock_guard lock(shutdown_mu_);
   if (shut_down_ || !server_) return;
   shut_down_ = true;
+  if (acceptor_) acceptor_->stop();  // no connection is handed to a server that is shutting down
   server_->Shutdown(deadline);
   if (listen_.is_unix) {
     // Remove the socket only if it is still ours: a newer daemon may have replaced it.

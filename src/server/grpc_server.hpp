@@ -1,25 +1,33 @@
 #pragma once
 // The gRPC listener: one service on a unix socket ("unix:///abs/path") or a TCP address
-// ("host:port", "[::1]:port"; port 0 picks a free one). Unix sockets get a private parent
-// directory when it is missing, replace a stale socket file (never a live one, never a file of
-// another type) and are created with mode 0600. TCP listeners may serve TLS (optionally requiring
-// client certificates); who may call is decided by the service (bearer token, ProvingService).
+// ("host:port", "[::1]:port"; port 0 picks a free one). Unix sockets get their parent directory
+// when it is missing, replace a stale socket file (never a live one, never a file of another
+// type) and are created with mode 0600, then given the configured group and mode before the
+// server reports it is ready. TCP listeners may serve TLS (optionally requiring client
+// certificates), or admit plaintext clients by their address only (TcpAcceptor); who may call is
+// otherwise decided by the service (bearer token, ProvingService).
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
+#include "util/cidr.hpp"
+
 namespace grpc {
 class Server;
+class ServerBuilder;
 class ServerCredentials;
 class Service;
 }  // namespace grpc
 
 namespace cuzk::server {
+
+class TcpAcceptor;
 
 struct ListenAddress {
   bool is_unix = false;
@@ -48,6 +56,16 @@ struct GrpcServerOptions {
   int max_threads = 512;
   // TLS on a TCP listener; unset: plaintext. A unix socket with TLS is refused (std::invalid_argument).
   std::optional<TlsFiles> tls = std::nullopt;
+  // A unix socket's mode (0600..0777, owner read+write) and group (unset: the process's own).
+  // Directories created for it let the same classes (group, others) through.
+  unsigned socket_mode = 0600;
+  std::optional<gid_t> socket_gid = std::nullopt;
+  // Non-empty: a plaintext TCP listener of our own (TcpAcceptor) that serves only peers in these
+  // networks and closes every other connection before any RPC. Not with TLS or a unix socket
+  // (std::invalid_argument).
+  IpNetworkList allow_unauthenticated_from = {};
+  // Called for each connection the allowlist closed (a metric).
+  std::function<void()> on_connection_refused = {};
 };
 
 class GrpcServer {
@@ -73,6 +91,8 @@ class GrpcServer {
 
  private:
   void prepare_unix_socket();
+  void apply_socket_permissions();  // group, then mode; throws naming the socket and the cause
+  void start_allowlisted(grpc::ServerBuilder& builder);
   std::shared_ptr<grpc::ServerCredentials> credentials() const;
   [[noreturn]] void throw_bind_failure();
   void probe_tcp_bind() const;  // throws naming the cause when the TCP address cannot be bound
@@ -81,6 +101,7 @@ class GrpcServer {
   ListenAddress listen_;
   grpc::Service& service_;
   std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<TcpAcceptor> acceptor_;  // with allow_unauthenticated_from: stops before server_
   std::string address_;
   uint16_t port_ = 0;
   dev_t socket_dev_ = 0;  // identity of the socket file we created, so shutdown removes only it

@@ -267,6 +267,7 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext* context, const v1::G
                                        v1::GetStatusResponse* response) {
   return handle(metrics_, Rpc::GetStatus, admit(context, Rpc::GetStatus, *request), [&] {
     fill_status_response(engine_.status(), options_.version, response);
+    for (const auto& net : options_.unauthenticated_from) response->add_unauthenticated_from(net);
     return grpc::Status::OK;
   });
 }
@@ -316,7 +317,7 @@ grpc::Status ProvingService::GetVerifyingKey(grpc::ServerContext* context, const
 }
 
 std::string ProvingService::status_json() {
-  return engine_status_json(engine_.status(), options_.version);
+  return engine_status_json(engine_.status(), options_.version, options_.unauthenticated_from);
 }
 
 std::string ProvingService::metrics_text() {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine_api.hpp"
@@ -34,6 +35,9 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
     // Non-empty: every call must carry "authorization: Bearer <token>" metadata, else
     // UNAUTHENTICATED before anything else is looked at (daemon.auth_token_file).
     std::string bearer_token = {};
+    // daemon.allow_unauthenticated_from, as GetStatus and /status report it (the listener enforces
+    // it: GrpcServerOptions).
+    std::vector<std::string> unauthenticated_from = {};
   };
 
   // `engine` must outlive the service (and the server that runs it).
@@ -64,6 +68,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
   std::string status_json();
 
   const RpcMetrics& rpc_metrics() const { return metrics_; }
+  RpcMetrics& rpc_metrics() { return metrics_; }
   const RefusalLog& refusals() const { return refusals_; }
 
  private:

@@ -97,6 +97,12 @@ std::string RpcMetrics::text() const {
     add(std::snprintf(line, sizeof line, "cuzk_grpc_request_duration_seconds_count{method=\"%s\"} %llu\n", name,
                       static_cast<unsigned long long>(cumulative)));
   }
+  out +=
+      "# HELP cuzk_grpc_connections_refused_total TCP connections closed before any RPC: the peer is not in "
+      "daemon.allow_unauthenticated_from.\n";
+  out += "# TYPE cuzk_grpc_connections_refused_total counter\n";
+  add(std::snprintf(line, sizeof line, "cuzk_grpc_connections_refused_total %llu\n",
+                    static_cast<unsigned long long>(refused_.load(std::memory_order_relaxed))));
   return out;
 }
 

@@ -36,8 +36,11 @@ class RpcMetrics {
 
   void begin(Rpc rpc);
   void end(Rpc rpc, grpc::StatusCode code, std::chrono::nanoseconds elapsed);
+  // A TCP connection closed by the allowlist before any RPC (daemon.allow_unauthenticated_from).
+  void connection_refused() { refused_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t connections_refused() const { return refused_.load(std::memory_order_relaxed); }
   // Prometheus text: cuzk_grpc_requests_total{method,code}, cuzk_grpc_requests_in_flight{method},
-  // cuzk_grpc_request_duration_seconds{method} (histogram).
+  // cuzk_grpc_request_duration_seconds{method} (histogram), cuzk_grpc_connections_refused_total.
   std::string text() const;
 
  private:
@@ -48,6 +51,7 @@ class RpcMetrics {
     std::atomic<int64_t> in_flight{0};
   };
   std::array<PerRpc, kRpcCount> rpcs_{};
+  std::atomic<uint64_t> refused_{0};
 };
 
 // "OK", "INVALID_ARGUMENT", ...: the status code's name, "UNKNOWN" for a value gRPC does not define.

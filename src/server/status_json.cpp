@@ -138,7 +138,8 @@ void write_lists(ObjectWriter& w, const engine::EngineStatus& s) {
 
 }  // namespace
 
-std::string engine_status_json(const engine::EngineStatus& s, const std::string& version) {
+std::string engine_status_json(const engine::EngineStatus& s, const std::string& version,
+                               const std::vector<std::string>& unauthenticated_from) {
   std::string out = "{";
   ObjectWriter w(out);
   w.str("version", version);
@@ -155,13 +156,19 @@ std::string engine_status_json(const engine::EngineStatus& s, const std::string&
   w.num("cancelled", s.cancelled, true);
   out += "},";
   write_lists(w, s);
-  w.key("circuits");
-  out += '[';
-  for (size_t i = 0; i < s.circuits.size(); ++i) {
-    if (i) out += ',';
-    w.string(s.circuits[i]);
-  }
-  out += "]}";
+  const auto strings = [&](std::string_view key, const std::vector<std::string>& items) {
+    w.key(key);
+    out += '[';
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i) out += ',';
+      w.string(items[i]);
+    }
+    out += ']';
+  };
+  strings("unauthenticated_from", unauthenticated_from);
+  out += ',';
+  strings("circuits", s.circuits);
+  out += '}';
   return out;
 }
 
