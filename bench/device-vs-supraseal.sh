@@ -35,9 +35,11 @@ OUT=${OUT:-/tmp/cuzk-out}
 
 # What supra_seal's c2/Cargo.toml asks for (sppark = "^0.1.5", blst = "^0.3.11"), resolved as cargo
 # resolves it today: the newest 0.1.x / 0.3.x release.
-SUPRASEAL_REV=c2ff1acf282dad86812c62f5f431db545d966743 # supra_seal main (c2/ last changed 2023-08-10)
-SPPARK_REV=17278d74295392f9813f009300b257a688422b7a    # sppark v0.1.15
-BLST_REV=e7f90de551e8df682f3cc99067d204d8b90d27ad      # blst v0.3.16
+# The oldest matching releases also build (SPPARK_REV=6d216a66a514 = v0.1.5,
+# BLST_REV=3dd0f804b181 = v0.3.11: what c2/ was written against in 2023).
+SUPRASEAL_REV=${SUPRASEAL_REV:-c2ff1acf282dad86812c62f5f431db545d966743} # supra_seal main (c2/ last changed 2023-08-10)
+SPPARK_REV=${SPPARK_REV:-17278d74295392f9813f009300b257a688422b7a}       # sppark v0.1.15
+BLST_REV=${BLST_REV:-e7f90de551e8df682f3cc99067d204d8b90d27ad}           # blst v0.3.16
 
 extract() {
   : "${SUPRASEAL_GIT:?set SUPRASEAL_GIT to a git directory of supranational/supra_seal}"
@@ -103,7 +105,7 @@ run() {
     echo "cpus $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
     free -g | head -2
     df -h "$D" | tail -1
-    nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
+    nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader || echo "no nvidia-smi"
     cat "$A/bin/PROVENANCE.txt" 2>/dev/null || echo "(no PROVENANCE.txt carried)"
   } | tee "$OUT/machine.txt"
   for size in ${SIZES:-512MiB}; do
@@ -123,7 +125,7 @@ run() {
     timeout "$limit_setup" "$bin" setup --size "$size" --params "$p" --vk "$D/porep-$size.vk" --seed "${SEED:-1}" \
       >"$OUT/logs/setup-$size.json" 2>"$OUT/logs/setup-$size.err" || rc=$?
     echo "setup $size: rc $rc, $(($(date +%s) - t0)) s; $(cat "$OUT/logs/setup-$size.json")" | tee -a "$OUT/summary.txt"
-    du -sh "$D"/* 2>/dev/null | tee -a "$OUT/logs/disk-$size.txt"
+    du -sh "$D"/* 2>/dev/null | tee -a "$OUT/logs/disk-$size.txt" || true
     df -h "$D" | tail -1 | tee -a "$OUT/logs/disk-$size.txt"
     if [ "$rc" != 0 ]; then
       tail -5 "$OUT/logs/setup-$size.err"

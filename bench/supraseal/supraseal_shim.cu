@@ -19,11 +19,12 @@
 #ifndef __CUDA_ARCH__
 
 // blst's compression (blst.h declares it over blst_p1_affine / blst_p2_affine, which sppark's host
-// affine_t / affine_fp2_t match bit for bit: two Montgomery coordinates, no flag; supraseal's loader
-// declares blst_p1_deserialize the same way, in groth16_srs.cuh).
+// affine points match bit for bit: two Montgomery coordinates, no flag; supraseal's loader relies
+// on the same when it declares blst_p1_deserialize over its affine_t, in groth16_srs.cuh). sppark
+// 0.1.5 has distinct affine types for Jacobian and XYZZ points, later versions one: hence void*.
 extern "C" {
-void blst_p1_affine_compress(unsigned char out[48], const affine_t* in);
-void blst_p2_affine_compress(unsigned char out[96], const affine_fp2_t* in);
+void blst_p1_affine_compress(unsigned char out[48], const void* in);
+void blst_p2_affine_compress(unsigned char out[96], const void* in);
 }
 
 namespace {
@@ -34,6 +35,7 @@ static_assert(offsetof(supra_assignment, aux_assignment_size) == offsetof(Assign
               "supra_assignment layout");
 static_assert(sizeof(fr_t) == 32, "fr_t is 32 bytes");
 static_assert(sizeof(affine_t) == 96 && sizeof(affine_fp2_t) == 192, "affine layouts");
+static_assert(sizeof(point_t::affine_t) == 96 && sizeof(point_fp2_t::affine_t) == 192, "affine layouts");
 static_assert(sizeof(groth16_proof) == 96 + 192 + 96, "groth16_proof layout");
 
 void set_err(char* err, size_t err_len, const std::string& what) {
@@ -153,7 +155,7 @@ int supra_h(const void* srs, const supra_assignment* circuit, uint8_t h_out[48],
     ntt_msm_h::execute_ntt_msm_h(gpu, d_a, *reinterpret_cast<const Assignment<fr_t>*>(circuit), points_h, h);
     gpu.sync();
     *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    affine_t ha = h;
+    point_t::affine_t ha = h;
     blst_p1_affine_compress(h_out, &ha);
     return 0;
   });
@@ -184,7 +186,7 @@ int supra_cpu_g1_msm(const uint8_t* bases96, size_t n, const void* scalars, uint
     }
     point_t sum;
     mult_pippenger<bucket_t>(sum, bases.data(), n, static_cast<const fr_t*>(scalars), true, &groth16_pool);
-    affine_t a = sum;
+    point_t::affine_t a = sum;
     blst_p1_affine_compress(out48, &a);
     return 0;
   });
@@ -203,7 +205,7 @@ int supra_cpu_g2_msm(const uint8_t* bases192, size_t n, const void* scalars, uin
     }
     point_fp2_t sum;
     mult_pippenger<bucket_fp2_t>(sum, bases.data(), n, static_cast<const fr_t*>(scalars), true, &groth16_pool);
-    affine_fp2_t a = sum;
+    point_fp2_t::affine_t a = sum;
     blst_p2_affine_compress(out96, &a);
     return 0;
   });
