@@ -142,7 +142,7 @@ run() {
       --ours "${OURS:-resident}" --ours-slots "${OURS_SLOTS:-2}" --seed "${SEED:-1}" \
       ${NO_SUPRASEAL:+--no-supraseal} >"$OUT/logs/run-$size.log" 2>&1 || rc=$?
     echo "run $size: rc $rc, $(($(date +%s) - t0)) s" | tee -a "$OUT/summary.txt"
-    grep -E '"step": "(plan|ours_build|supraseal_srs_load|supraseal_count|ours_two_in_flight)"' "$OUT/logs/run-$size.log" |
+    grep -E '"step": "(plan|ours_build|supraseal_srs_load|supraseal_count|ours_two_in_flight|ours_failed|supraseal_failed)"' "$OUT/logs/run-$size.log" |
       cut -c1-400 | tee -a "$OUT/summary.txt" || true
     if [ "$rc" != 0 ]; then
       tail -5 "$OUT/logs/run-$size.log" | tee -a "$OUT/summary.txt"
