@@ -25,8 +25,9 @@
 # Knobs (run): SIZES, DATA (/tmp/cuzk-supra: the key files), COUNTS (1,2,max), MAX_CIRCUITS (auto:
 # what --budget-gib allows, at most 10), BUDGET_GIB (112), REPS (3 at 512MiB, 1 at 32GiB), WARMUP
 # (1), OURS (resident | streamed: the hook for the streamed prover | none), OURS_SLOTS (2),
-# NO_SUPRASEAL=1, SEED (1), SETUP_LIMIT / RUN_LIMIT (seconds per step; defaults fit one 600 s
-# command per size).
+# NO_SUPRASEAL=1, SEED (1), SETUP_LIMIT / RUN_LIMIT (seconds per step; the defaults fit one size
+# per 600 s command: 512 MiB 120 + 300, 32 GiB 180 + 390), TOTAL_LIMIT (575: no step runs past it;
+# a size with less than 60 s left is skipped and counted as a failure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${CUZK_DEVBUILD:-.devbuild}
@@ -98,7 +99,11 @@ run() {
   [ -x "$bin" ] || { echo "no $bin: run '$0 prepare' on the development machine and carry $A/bin and $A/lib" >&2; exit 2; }
   export LD_LIBRARY_PATH="$A/lib:${LD_LIBRARY_PATH:-}"
   mkdir -p "$OUT/logs"
-  local D=${DATA:-/tmp/cuzk-supra} fails=0 size p rc reps limit_setup limit_run t0
+  local D=${DATA:-/tmp/cuzk-supra} fails=0 size p rc reps limit_setup limit_run t0 start
+  start=$(date +%s)
+  # The device tool stops a command at 600 s: no step may run past TOTAL_LIMIT from the start.
+  left() { echo $((${TOTAL_LIMIT:-575} - ($(date +%s) - start))); }
+  clamp() { local l; l=$(left); [ "$1" -lt "$l" ] && echo "$1" || echo "$l"; }
   mkdir -p "$D"
   {
     date -u
@@ -119,6 +124,12 @@ run() {
       limit_setup=${SETUP_LIMIT:-120}
       limit_run=${RUN_LIMIT:-300}
     fi
+    if [ "$(left)" -lt 60 ]; then
+      echo "SKIP $size: $(left) s left of TOTAL_LIMIT (run it in its own command: SIZES=$size)" | tee -a "$OUT/summary.txt"
+      fails=$((fails + 1))
+      continue
+    fi
+    limit_setup=$(clamp "$limit_setup")
     echo "== $size: setup (TEST-ONLY key, GPU) -> $p"
     t0=$(date +%s)
     rc=0
@@ -133,7 +144,8 @@ run() {
       rm -f "$p"
       continue
     fi
-    echo "== $size: run"
+    limit_run=$(clamp "$limit_run")
+    echo "== $size: run (at most $limit_run s)"
     t0=$(date +%s)
     rc=0
     # shellcheck disable=SC2086
