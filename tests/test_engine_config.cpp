@@ -477,6 +477,46 @@ TEST(EngineConfig, AccessRules) {
   EXPECT_TRUE(again->daemon.allow_remote);
 }
 
+// gpus.memory_limit: one size for every device, a table by device ordinal, or "none"; printed and
+// read back the same; every malformed value an error naming the key.
+TEST(EngineConfig, GpuMemoryLimit) {
+  auto all = parse_config("[gpus]\nmemory_limit = \"16GiB\"\n", "t.toml");
+  ASSERT_TRUE(all) << all.error();
+  EXPECT_EQ(all->gpus.memory_limit, 16ull << 30);
+  EXPECT_EQ(all->gpus.memory_limit_of(0), 16ull << 30);
+  EXPECT_EQ(all->gpus.memory_limit_of(7), 16ull << 30);
+  auto per = parse_config("[gpus]\nmemory_limit = { \"0\" = \"16GiB\", \"2\" = 25769803776 }\n", "t.toml");
+  ASSERT_TRUE(per) << per.error();
+  EXPECT_EQ(per->gpus.memory_limit, 0u);
+  EXPECT_EQ(per->gpus.memory_limit_of(0), 16ull << 30);
+  EXPECT_EQ(per->gpus.memory_limit_of(1), 0u) << "a device not named has no cap";
+  EXPECT_EQ(per->gpus.memory_limit_of(2), 24ull << 30);
+  auto none = parse_config("[gpus]\nmemory_limit = \"none\"\n", "t.toml");
+  ASSERT_TRUE(none) << none.error();
+  EXPECT_EQ(none->gpus.memory_limit_of(0), 0u);
+  for (Config* c : {&*all, &*per, &*none}) {
+    ASSERT_TRUE(c->finalize().ok());
+    auto back = parse_config(config_to_toml(*c), "printed.toml");
+    ASSERT_TRUE(back) << back.error() << "\n" << config_to_toml(*c);
+    EXPECT_EQ(back->gpus.memory_limit, c->gpus.memory_limit);
+    EXPECT_EQ(back->gpus.memory_limit_per_device, c->gpus.memory_limit_per_device);
+  }
+  const std::pair<const char*, const char*> bad[] = {
+      {"memory_limit = \"0\"", "a cap of 0 bytes leaves no room for any prover"},
+      {"memory_limit = 0", "a cap of 0 bytes"},
+      {"memory_limit = \"16 apples\"", "invalid size \"16 apples\""},
+      {"memory_limit = true", "expected a size"},
+      {"memory_limit = { \"gpu0\" = \"16GiB\" }", "\"gpu0\" is not a device ordinal"},
+      {"memory_limit = { \"0\" = \"0GiB\" }", "device 0: a cap of 0 bytes"},
+      {"memory_limit = { \"1\" = \"lots\" }", "device 1: invalid size \"lots\""},
+  };
+  for (const auto& [line, needle] : bad) {
+    const std::string e = parse_error(std::string("[gpus]\n") + line + "\n");
+    EXPECT_TRUE(contains(e, "gpus.memory_limit")) << line << ": " << e;
+    EXPECT_TRUE(contains(e, needle)) << line << ": " << e;
+  }
+}
+
 TEST(EngineConfig, FinalizeRanges) {
   EXPECT_TRUE(contains(finalize_error("[logging]\nlevel = \"verbose\"\n"), "trace, debug, info, warn, error"));
   EXPECT_TRUE(contains(finalize_error("[logging]\nformat = \"xml\"\n"), "\"text\" or \"json\""));

@@ -103,9 +103,13 @@ cuzk::Result<Config> effective_config(const Options& opt) {
 
 // The checks of `cuzk doctor` without the slow digests, one log line each: an operator reads why a
 // kind will fail or run on the CPU before the first request does. A failed check is logged, not
-// fatal: the engine's own start-up errors stop the daemon where it cannot serve at all.
-void log_preflight(const Config& cfg) {
+// fatal (the engine's own start-up errors stop the daemon where it cannot serve at all), except a
+// GPU cap too small for any prover of a served kind: a configuration that can never work.
+// Returns the checks' failures that are configuration errors: a gpus.memory_limit below the
+// smallest arrangement any prover of a served kind works in (its proofs could never use that GPU).
+std::string log_preflight(const Config& cfg) {
   const cuzk::engine::PreflightReport report = cuzk::engine::run_preflight(cfg);
+  std::string config_errors;
   for (const auto& c : report.checks) {
     const Level level = c.status == cuzk::engine::CheckStatus::Pass   ? Level::info
                         : c.status == cuzk::engine::CheckStatus::Warn ? Level::warn
@@ -113,12 +117,20 @@ void log_preflight(const Config& cfg) {
     log_event(
         level, "preflight",
         {{"status", cuzk::engine::to_string(c.status)}, {"check", c.group + " " + c.name}, {"detail", c.message}});
+    for (const auto& [fact, value] : c.facts) {
+      if (!fact.ends_with("_smallest_cap")) continue;
+      const std::string gpu = fact.substr(0, fact.size() - std::string("_smallest_cap").size());
+      config_errors += (config_errors.empty() ? "" : "; ") + std::string("gpus.memory_limit of ") + gpu +
+                       " is below the smallest workable cap for " + c.name + ", " +
+                       cuzk::engine::format_bytes(std::get<uint64_t>(value)) + ": raise it to at least that";
+    }
   }
   log_event(report.failed() ? Level::warn : Level::info, "preflight done",
             {{"pass", std::to_string(report.count(cuzk::engine::CheckStatus::Pass))},
              {"warn", std::to_string(report.count(cuzk::engine::CheckStatus::Warn))},
              {"fail", std::to_string(report.count(cuzk::engine::CheckStatus::Fail))},
              {"more", "cuzk doctor --config FILE --digests"}});
+  return config_errors;
 }
 
 // ---- access ----
@@ -432,7 +444,12 @@ int run(const Options& opt, const sigset_t& signals) {
              {"listen", cfg.daemon.listen}});
 
   log_access(cfg, *access);
-  log_preflight(cfg);  // with a warning line for each of cfg.warnings
+  // With a warning line for each of cfg.warnings.
+  if (const std::string errors = log_preflight(cfg); !errors.empty()) {
+    std::cerr << "cuzk-daemon: configuration error: " << errors << "\n";
+    log_event(Level::err, "startup failed", {{"error", errors}});
+    return kExitConfig;
+  }
 
   std::optional<PidFile> pid_file;
   try {

@@ -20,6 +20,7 @@
 #include "circuits/builtin.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "engine/config.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
@@ -362,6 +363,15 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   prove->add_option("--device", o.devices, "GPU ordinal to use (repeat for several; default: all)");
   prove->add_flag("--g2-cpu", o.g2_on_cpu, "With a GPU backend, run the G2 MSM on the CPU (overlapping the GPU)");
+  prove
+      ->add_option("--gpu-memory-limit", o.gpu_memory_limit,
+                   "Device memory the prover may take on each GPU (e.g. 16GiB; as gpus.memory_limit): a key that "
+                   "does not fit resident under it streams its bases from host memory")
+      ->check([](const std::string& v) -> std::string {
+        auto bytes = engine::parse_size(v);
+        if (!bytes) return bytes.error();
+        return *bytes == 0 ? "a cap of 0 bytes leaves no room for any prover" : "";
+      });
   prove->add_flag("-v,--verbose", o.verbose, "Per-stage timings on stderr");
   prove->add_option("--threads", o.threads, "Worker threads (default: all)")->check(CLI::Range(1, 4096));
   prove->add_flag("--porep", o.porep,

@@ -48,6 +48,7 @@ struct Groth16Options {
   std::string backend = "auto";   // prove: cpu | gpu | auto
   std::vector<unsigned> devices;  // prove: GPU ordinals (empty: all)
   bool g2_on_cpu = false;         // prove --backend gpu: the G2 MSM on the CPU
+  std::string gpu_memory_limit;   // prove: a cap on each GPU ("16GiB"; the daemon's gpus.memory_limit)
   bool verbose = false;
   bool quiet = false;
   // PoRep C2: --porep --c1 FILE (prove, verify); --sector-size with --circuit porep (setup).

@@ -1,12 +1,28 @@
 #pragma once
-// The placement a `cuzk prove` command proves with: --backend, --device and --g2-on-cpu.
+// The placement a `cuzk prove` command proves with: --backend, --device, --g2-cpu and
+// --gpu-memory-limit (the daemon's placement, fit ladder and streamed rung included).
+#include <stdexcept>
+
 #include "backend/placement.hpp"
 #include "commands.hpp"
+#include "engine/config.hpp"
 
 namespace cuzk::cli {
 
+// Throws std::invalid_argument for a malformed --gpu-memory-limit (a usage error).
 inline backend::PlacementOptions cli_placement(const Groth16Options& o) {
-  return {.kind = backend::parse_backend_kind(o.backend), .devices = o.devices, .fit = {.b_g2_on_gpu = !o.g2_on_cpu}};
+  uint64_t limit = 0;
+  if (!o.gpu_memory_limit.empty()) {
+    auto v = engine::parse_size(o.gpu_memory_limit);
+    if (!v || *v == 0) {
+      throw std::invalid_argument("--gpu-memory-limit: " +
+                                  (v ? std::string("a cap of 0 bytes leaves no room") : v.error()));
+    }
+    limit = *v;
+  }
+  return {.kind = backend::parse_backend_kind(o.backend),
+          .devices = o.devices,
+          .fit = {.b_g2_on_gpu = !o.g2_on_cpu, .memory_limit = limit}};
 }
 
 }  // namespace cuzk::cli

@@ -79,6 +79,16 @@ struct GpusSection {
   // H's transforms beside the l, a and b_g1 MSMs (gpu::GpuProverOptions::overlap_h); the h MSM
   // follows H either way. Off by default (BENCHMARKS.md, "H beside the l, a, b_g1 MSMs").
   bool overlap_h = false;
+  // Device memory the daemon may take on a GPU (gpus.memory_limit): a size for every device
+  // ("16GiB"), or a table of sizes by ordinal ({ "0" = "16GiB", "1" = "24GiB" }; devices not named
+  // there have no cap). For cards shared with other work, and to measure a small card on a large
+  // one. A prover that does not fit resident under it streams its key (placement.hpp); 0: no cap.
+  uint64_t memory_limit = 0;
+  std::map<unsigned, uint64_t> memory_limit_per_device;
+  uint64_t memory_limit_of(unsigned device) const {
+    const auto it = memory_limit_per_device.find(device);
+    return it != memory_limit_per_device.end() ? it->second : memory_limit;
+  }
 };
 
 struct SchedulerSection {

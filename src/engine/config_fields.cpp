@@ -174,6 +174,45 @@ std::vector<Field> memory_fields(MemorySection& s) {
           {"safety_margin", set_size(s.safety_margin)},
           {"eviction_min_idle", set_duration(s.eviction_min_idle_s)}};
 }
+// gpus.memory_limit: a size for every device, or a table of sizes by device ordinal.
+Setter set_memory_limit(uint64_t& all, std::map<unsigned, uint64_t>& per_device) {
+  return [&all, &per_device](const toml::node& n) -> Result<bool> {
+    const auto* t = n.as_table();
+    if (const auto* none = n.as_string(); none && lower_trimmed(none->get()) == "none") {
+      all = 0;
+      per_device.clear();
+      return true;
+    }
+    if (!t) {
+      auto v = to_size(n);
+      if (!v) {
+        return make_error(v.error() + ", \"none\", or a table of sizes by device ordinal ({ \"0\" = \"16GiB\" })");
+      }
+      if (*v == 0) return make_error("a cap of 0 bytes leaves no room for any prover; \"none\" means no cap");
+      all = *v;
+      per_device.clear();
+      return true;
+    }
+    std::map<unsigned, uint64_t> out;
+    for (const auto& [key, value] : *t) {
+      const std::string name(key.str());
+      unsigned device = 0;
+      const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), device);
+      if (ec != std::errc{} || end != name.data() + name.size() || name.empty()) {
+        return make_error("\"" + name +
+                          "\" is not a device ordinal (the table's keys are ordinals: \"0\", \"1\", ...)");
+      }
+      auto v = to_size(value);
+      if (!v) return make_error("device " + name + ": " + v.error());
+      if (*v == 0) return make_error("device " + name + ": a cap of 0 bytes leaves no room for any prover");
+      out[device] = *v;
+    }
+    all = 0;
+    per_device = std::move(out);
+    return true;
+  };
+}
+
 std::vector<Field> gpus_fields(GpusSection& s) {
   return {{"backend", set_string(s.backend)},
           {"devices", set_unsigned_array(s.devices)},
@@ -181,7 +220,8 @@ std::vector<Field> gpus_fields(GpusSection& s) {
           {"deadline_workers", set_unsigned(s.deadline_workers)},
           {"g2_msm", set_string(s.g2_msm)},
           {"msm_table_bits", set_unsigned(s.msm_table_bits)},
-          {"overlap_h", set_bool(s.overlap_h)}};
+          {"overlap_h", set_bool(s.overlap_h)},
+          {"memory_limit", set_memory_limit(s.memory_limit, s.memory_limit_per_device)}};
 }
 std::vector<Field> scheduler_fields(SchedulerSection& s) {
   return {{"max_pending_jobs", set_unsigned(s.max_pending_jobs)},

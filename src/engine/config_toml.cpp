@@ -71,7 +71,20 @@ std::string config_to_toml(const Config& c) {
     << "eviction_min_idle = " << toml_seconds(c.memory.eviction_min_idle_s) << "\n\n";
   o << "[gpus]\ndevices = [";
   for (size_t i = 0; i < c.gpus.devices.size(); ++i) o << (i ? ", " : "") << c.gpus.devices[i];
-  o << "]\nworkers_per_device = " << c.gpus.workers_per_device << "\n\n";
+  o << "]\nworkers_per_device = " << c.gpus.workers_per_device << "\n";
+  if (!c.gpus.memory_limit_per_device.empty()) {
+    o << "memory_limit = {";
+    const char* sep = " ";
+    for (const auto& [device, bytes] : c.gpus.memory_limit_per_device) {
+      o << sep << "\"" << device << "\" = " << bytes;
+      sep = ", ";
+    }
+    o << " }\n";
+  } else {
+    o << "memory_limit = " << (c.gpus.memory_limit == 0 ? std::string("\"none\"") : std::to_string(c.gpus.memory_limit))
+      << "\n";
+  }
+  o << "\n";
   o << "[scheduler]\n"
     << "max_pending_jobs = " << c.scheduler.max_pending_jobs << "\n"
     << "completed_retention = " << toml_seconds(c.scheduler.completed_retention_s) << "\n\n";

@@ -40,17 +40,22 @@ class OperationProgress final : public backend::BuildProgress {
 
 // The GPUs of [gpus]: backend::Placement with the daemon's settings (and its wording of errors).
 std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, ThreadPool* cpu_pool,
-                                                   backend::PlacementSetup setup, Operations* operations) {
-  const backend::PlacementOptions options{
+                                                   backend::PlacementSetup setup, Operations* operations,
+                                                   backend::HostReserver reserve_host) {
+  backend::PlacementOptions options{
       .kind = backend::parse_backend_kind(config.backend),
       .devices = config.devices,
       .fit = {.b_g2_on_gpu = config.g2_msm != "cpu",
               .msm_table_bits = config.msm_table_bits,
               .witness_slots = std::min(config.workers_per_device, 2u),
               .overlap_h = config.overlap_h,
-              .pool = cpu_pool},
+              .pool = cpu_pool,
+              .memory_limit = config.memory_limit,
+              .reserve_host = std::move(reserve_host)},
       .required_by = "gpus.backend = \"gpu\"",
   };
+  for (const auto& [device, bytes] : config.memory_limit_per_device)
+    options.memory_limits[static_cast<int>(device)] = bytes;
   backend::BuildWatcher watcher = [operations](const std::string& circuit) {
     return std::make_unique<OperationProgress>(operations->start("gpu_prover", circuit, "points"));
   };
@@ -136,7 +141,8 @@ void Engine::start() {
   // Auto: one slot per synthesis worker, so no worker idles while the prover could use its work
   // (at 32 GiB, 2 slots for 4 workers left the GPU idle a third of the time: 25.9 vs 20.4 s/proof).
   const unsigned lookahead = config_.synthesis.lookahead != 0 ? config_.synthesis.lookahead : synth_workers;
-  gpus_ = make_placement(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_), &operations_);
+  gpus_ = make_placement(config_.gpus, &ThreadPool::global(), std::move(gpu_setup_), &operations_,
+                         [this](const std::string& id, uint64_t bytes) { return host_held_.reserve(id, bytes); });
   // GPUs read the keys' bases from their files: no host copy unless a CPU proves.
   srs_.set_host_keys(!gpus_->enabled());
   {

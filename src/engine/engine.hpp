@@ -34,6 +34,7 @@
 #include "engine/pipeline.hpp"
 #include "engine/reclaimer.hpp"
 #include "engine/request_ids.hpp"
+#include "engine/shared_reservations.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/work_queue.hpp"
 #include "util/thread_pool.hpp"
@@ -119,6 +120,8 @@ class Engine final : public EngineApi {
   Operations operations_;
   CircuitRegistry registry_;
   MemoryBudget budget_;
+  // Host memory the GPU provers hold beyond the caches (a streamed key's pinned bases).
+  SharedReservations host_held_{budget_};
   SrsManager srs_;
   PceCache pce_;
   Metrics metrics_;

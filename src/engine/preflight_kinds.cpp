@@ -7,6 +7,7 @@
 #include <set>
 
 #include "backend/device_report.hpp"
+#include "backend/fit_ladder.hpp"
 #include "engine/circuit_registry.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/partition_work.hpp"
@@ -120,41 +121,47 @@ uint64_t pce_file_bytes(const std::string& path) {
   return header ? header->file_bytes : 0;
 }
 
-// Where a kind's resident prover fits: appended to `r` (message, facts, status).
+// The ladder's first rung as the daemon builds it (engine.cpp make_placement).
+backend::FitOptions first_fit(const GpusSection& g) {
+  return {.b_g2_on_gpu = g.g2_msm != "cpu",
+          .msm_table_bits = g.msm_table_bits,
+          .witness_slots = std::min(g.workers_per_device, 2u),
+          .overlap_h = g.overlap_h};
+}
+
+// Where a kind proves on each GPU the daemon uses (resident, streamed or CPU, with the device
+// memory each takes), against the device's total (the daemon evicts idle provers of other
+// circuits to make room) or its gpus.memory_limit: appended to `r` (message, facts, status).
+// A cap below the streamed prover's smallest arrangement is a failure naming that cap.
 void check_kind_gpus(const Config& config, const backend::DeviceReport& devices, const groth16::ParamsLayout& layout,
                      uint64_t pce_bytes, CheckResult& r) {
   if (config.gpus.backend == "cpu" || devices.devices.empty()) return;
-  const bool g2_gpu = config.gpus.g2_msm == "gpu";
-  const auto est = backend::resident_prover_bytes(layout, pce_bytes, g2_gpu, config.gpus.msm_table_bits);
-  const auto est_g2cpu = backend::resident_prover_bytes(layout, pce_bytes, false, config.gpus.msm_table_bits);
-  if (!est || !est_g2cpu) return;
-  r.facts.emplace_back("gpu_resident_bytes", est->bytes);
-  unsigned fits = 0, fits_g2cpu = 0, used = 0;
-  uint64_t smallest = UINT64_MAX;
+  const groth16::KeySizes key = groth16::KeySizes::of(layout);
+  const gpu::StreamedShape shape{layout.num_inputs(), layout.num_aux(), layout.domain_size(), pce_bytes};
+  const bool required = config.gpus.backend == "gpu";
   for (const auto& d : devices.devices) {
     const auto& only = config.gpus.devices;
     if (!only.empty() && std::find(only.begin(), only.end(), static_cast<unsigned>(d.ordinal)) == only.end()) continue;
-    ++used;
-    smallest = std::min<uint64_t>(smallest, d.total_memory);
-    // Against the device's total: the daemon evicts idle provers of other circuits to make room.
-    fits += est->bytes <= d.total_memory ? 1 : 0;
-    fits_g2cpu += est_g2cpu->bytes <= d.total_memory ? 1 : 0;
-  }
-  r.message += "; resident GPU prover " + est->breakdown + (pce_bytes == 0 ? " + the PCE once extracted" : "");
-  if (used == 0) return;
-  if (fits == used) {
-    r.message += ", fits every GPU";
-  } else if (fits_g2cpu == used) {
-    r.status = std::max(r.status, CheckStatus::Warn);
-    r.message += "; fits only with the G2 MSM on the CPU (" + format_bytes(est_g2cpu->bytes) +
-                 "), which the daemon then does (slower)";
-  } else {
-    const bool required = config.gpus.backend == "gpu";
+    const uint64_t cap = config.gpus.memory_limit_of(static_cast<unsigned>(d.ordinal));
+    const uint64_t room = cap == 0 ? d.total_memory : std::min<uint64_t>(cap, d.total_memory);
+    const backend::PlacementChoice c = backend::plan_placement(room, key, shape, first_fit(config.gpus));
+    const std::string gpu = "gpu:" + std::to_string(d.ordinal);
+    r.message +=
+        "; " + gpu + " (" + format_bytes(room) + (cap != 0 ? ", gpus.memory_limit" : "") + "): " + c.describe();
+    r.facts.emplace_back(gpu + "_placement", std::string(backend::where_name(c.where)));
+    r.facts.emplace_back(gpu + "_device_bytes", c.device_bytes);
+    if (c.where != backend::Where::Cpu) continue;
+    if (cap != 0 && cap < c.streamed.smallest_cap && c.streamed.smallest_cap <= d.total_memory) {
+      r.status = CheckStatus::Fail;
+      r.message += " (gpus.memory_limit is below the smallest workable cap, " + format_bytes(c.streamed.smallest_cap) +
+                   ": raise it to at least that)";
+      r.facts.emplace_back(gpu + "_smallest_cap", c.streamed.smallest_cap);
+      continue;
+    }
     r.status = std::max(r.status, required ? CheckStatus::Fail : CheckStatus::Warn);
-    r.message += "; does not fit a " + format_bytes(smallest) + " GPU" +
-                 (required ? " (gpus.backend = \"gpu\": its proofs fail)" : ": its proofs run on the CPU") +
-                 (config.gpus.msm_table_bits ? "; lower gpus.msm_table_bits" : "");
+    r.message += required ? " (gpus.backend = \"gpu\": its proofs fail)" : " (its proofs run on the CPU: much slower)";
   }
+  if (pce_bytes == 0) r.message += "; PCE not extracted yet: its size is not counted";
 }
 
 // One proof kind: keys present, host memory for key + PCE + one partition, device memory.
