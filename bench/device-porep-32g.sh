@@ -21,7 +21,7 @@
 # the next partition's upload overlap this one's kernels), OVERLAP_H=false (gpus.overlap_h),
 # BUDGET=110GiB (memory.total_budget: `prove` fails when the daemon's peak RSS, VmHWM from /proc,
 # went over it), BATCH_ONLY=1 (prove: the single proof as a warm-up only, without `cuzk verify` and
-# the changed-C1 check).
+# the changed-C1 check), CAP=16 (gpus.memory_limit in GiB: the streamed prover under that cap).
 set -u
 D=${DATA:-/tmp/cuzk-porep}
 source "$(dirname "$0")/device_lib.sh"
@@ -30,8 +30,11 @@ J=${J:-2}
 PHASE=${1:-setup}
 # The budget is explicit: on these machines MemTotal starts small and grows as memory is used.
 BUDGET=${BUDGET:-110GiB}
-config=$(printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\nworkers_per_device = %s\noverlap_h = %s\n[synthesis]\nworkers = %s\nlookahead = %s\nnice = %s\n[srs]\nallow_test_keys = true\n' \
-  "$BUDGET" "${WPD:-2}" "${OVERLAP_H:-false}" "${WORKERS:-6}" "${LOOKAHEAD:-${WORKERS:-6}}" "${NICE:-0}")
+# CAP (GiB): gpus.memory_limit, so the GPU behaves as a card of that size (the prover streams its
+# key when it does not fit resident under the cap); empty: no cap.
+config=$(printf '[memory]\ntotal_budget = "%s"\n[gpus]\nbackend = "gpu"\nworkers_per_device = %s\noverlap_h = %s\nmemory_limit = "%s"\n[synthesis]\nworkers = %s\nlookahead = %s\nnice = %s\n[srs]\nallow_test_keys = true\n' \
+  "$BUDGET" "${WPD:-2}" "${OVERLAP_H:-false}" "${CAP:+${CAP}GiB}" "${WORKERS:-6}" "${LOOKAHEAD:-${WORKERS:-6}}" "${NICE:-0}")
+config=${config/memory_limit = \"\"/memory_limit = \"none\"}
 
 if [ "$PHASE" = restart ]; then
   stop_daemon
