@@ -50,10 +50,10 @@ std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, Th
               .witness_slots = std::min(config.workers_per_device, 2u),
               .overlap_h = config.overlap_h,
               .pool = cpu_pool,
-              .memory_limit = config.memory_limit,
-              .reserve_host = std::move(reserve_host)},
+              .memory_limit = config.memory_limit},
       .required_by = "gpus.backend = \"gpu\"",
   };
+  options.fit.reserve_host = std::move(reserve_host);  // (in the initializer, GCC 12 warns falsely)
   for (const auto& [device, bytes] : config.memory_limit_per_device)
     options.memory_limits[static_cast<int>(device)] = bytes;
   backend::BuildWatcher watcher = [operations](const std::string& circuit) {
