@@ -206,12 +206,13 @@ class GpuProveRows {
     Case& c = get(circuit);
     std::optional<Times>& slot = c.runs[{g2_on_cpu, table_bits}];
     if (slot) return *slot;
-    const auto be = std::make_unique<backend::BatchProver>(
-        c.pk, *c.pce,
-        backend::PlacementOptions{.kind = backend::BackendKind::Gpu,
-                                  .devices = {0},
-                                  .fit = {.b_g2_on_gpu = !g2_on_cpu, .msm_table_bits = table_bits},
-                                  .retry = false});
+    backend::PlacementOptions placement;  // field by field: see engine.cpp's make_placement
+    placement.kind = backend::BackendKind::Gpu;
+    placement.devices = {0};
+    placement.fit.b_g2_on_gpu = !g2_on_cpu;
+    placement.fit.msm_table_bits = table_bits;
+    placement.retry = false;
+    const auto be = std::make_unique<backend::BatchProver>(c.pk, *c.pce, placement);
     const groth16::Witness w{c.witness.inputs, c.witness.aux};
     Xoshiro256 rng(7);
     const Fr r = Fr::random(rng), s = Fr::random(rng);

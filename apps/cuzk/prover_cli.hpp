@@ -20,9 +20,12 @@ inline backend::PlacementOptions cli_placement(const Groth16Options& o) {
     }
     limit = *v;
   }
-  return {.kind = backend::parse_backend_kind(o.backend),
-          .devices = o.devices,
-          .fit = {.b_g2_on_gpu = !o.g2_on_cpu, .memory_limit = limit}};
+  backend::PlacementOptions p;  // field by field: see engine.cpp's make_placement
+  p.kind = backend::parse_backend_kind(o.backend);
+  p.devices = o.devices;
+  p.fit.b_g2_on_gpu = !o.g2_on_cpu;
+  p.fit.memory_limit = limit;
+  return p;
 }
 
 }  // namespace cuzk::cli

@@ -42,18 +42,19 @@ class OperationProgress final : public backend::BuildProgress {
 std::unique_ptr<backend::Placement> make_placement(const GpusSection& config, ThreadPool* cpu_pool,
                                                    backend::PlacementSetup setup, Operations* operations,
                                                    backend::HostReserver reserve_host) {
-  backend::PlacementOptions options{
-      .kind = backend::parse_backend_kind(config.backend),
-      .devices = config.devices,
-      .fit = {.b_g2_on_gpu = config.g2_msm != "cpu",
-              .msm_table_bits = config.msm_table_bits,
-              .witness_slots = std::min(config.workers_per_device, 2u),
-              .overlap_h = config.overlap_h,
-              .pool = cpu_pool,
-              .memory_limit = config.memory_limit},
-      .required_by = "gpus.backend = \"gpu\"",
-  };
-  options.fit.reserve_host = std::move(reserve_host);  // (in the initializer, GCC 12 warns falsely)
+  // Field by field: GCC 12 warns (falsely) of an uninitialized std::function in a designated
+  // initializer of these structs.
+  backend::PlacementOptions options;
+  options.kind = backend::parse_backend_kind(config.backend);
+  options.devices = config.devices;
+  options.fit.b_g2_on_gpu = config.g2_msm != "cpu";
+  options.fit.msm_table_bits = config.msm_table_bits;
+  options.fit.witness_slots = std::min(config.workers_per_device, 2u);
+  options.fit.overlap_h = config.overlap_h;
+  options.fit.pool = cpu_pool;
+  options.fit.memory_limit = config.memory_limit;
+  options.fit.reserve_host = std::move(reserve_host);
+  options.required_by = "gpus.backend = \"gpu\"";
   for (const auto& [device, bytes] : config.memory_limit_per_device)
     options.memory_limits[static_cast<int>(device)] = bytes;
   backend::BuildWatcher watcher = [operations](const std::string& circuit) {

@@ -10,8 +10,8 @@
 // the fastest of three arrangements that fits the cap, with the largest base chunk that fits:
 //   pce3   the PCE (GpuPce), z and a, b, c as the resident prover: MatVec and H as it does them;
 //   pce2   the PCE and z, two domain vectors: MatVec one matrix at a time, H in steps (h_steps);
-//   host2  two domain vectors: MatVec on the CPU (pce::matvec), a, b, c uploaded one at a time into
-//          them through pinned staging (HostUploader), H in steps, then z into the free vector.
+//   host2  two domain vectors: MatVec on the CPU (pce::matvec) into the prover's pinned a, b, c,
+//          each uploaded in one DMA into them in turn, H in steps, then z into the free vector.
 // Then the five MSMs (h from H; l, a, b_g1, b_g2 from z, through the densities as GpuProver),
 // chunk after chunk through a ring of device buffers; the G2 MSM on the device in the same stream
 // of chunks, or on the CPU beside the device work (b_g2_on_gpu = false: no G2 bases cross PCIe).
