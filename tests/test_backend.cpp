@@ -151,6 +151,7 @@ TEST(Backend, GpuWithoutDeviceIsAnError) {
 struct FakeDevice {
   std::vector<bool> fail;  // per call; past the end: no failure
   bool always_fail = false;
+  unsigned short_calls = 0;  // the first N stages run out of device memory mid-proof
   int room = 8;
   unsigned concurrency = 1;                 // the provers' concurrency()
   std::chrono::milliseconds hold{0};        // each stage takes at least this long
@@ -177,6 +178,7 @@ class FlakyProver final : public backend::DeviceProver {
     const size_t i = dev_.calls++;
     if (dev_.always_fail || (i < dev_.fail.size() && dev_.fail[i]))
       throw DeviceFailure(name() + ": injected device failure " + std::to_string(i));
+    if (i < dev_.short_calls) throw DeviceMemoryShort(name() + ": injected: out of device memory mid-proof");
     if (std::get<groth16::Witness>(w).inputs.empty()) throw std::invalid_argument("not a device failure");
     ++dev_.device_proofs;
     return cpu_->stage1(w, t);
@@ -267,6 +269,36 @@ TEST(Backend, TheRetryGoesToTheNextDeviceAndTwoFailuresFailTheProof) {
     EXPECT_NE(m.find("gpu:0"), std::string::npos) << m;
     EXPECT_NE(m.find("gpu:1"), std::string::npos) << m;
   }
+}
+
+// Another process takes device memory while a built prover proves: the stage runs again once on a
+// prover one rung lower (here: one witness slot instead of two), on the GPU, with the right proof;
+// a second shortage on the last rung goes to the CPU.
+TEST(Backend, AShortageMidProofRetriesOnASmallerProver) {
+  const auto& f = builtin_fixture("chain:2^10");
+  const Batch b(f, 2, 30);
+  std::vector<FakeDevice> devs(1);
+  devs[0].short_calls = 1;
+  backend::BatchProver be(f.pk, f.pce, {.kind = BackendKind::Auto, .fit = {.witness_slots = 2}}, fake_devices(f, devs));
+  std::vector<backend::StageReport> where;
+  EXPECT_EQ(be.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
+  EXPECT_EQ(where.at(0).backend, "gpu:0");
+  EXPECT_EQ(where.at(1).backend, "gpu:0");
+  EXPECT_EQ(devs[0].device_proofs.load(), 2u);
+  // The warm-up built the first rung; after the shortage, the next rung; no other build.
+  ASSERT_GE(devs[0].builds.size(), 2u);
+  EXPECT_EQ(devs[0].builds.front().witness_slots, 2u);
+  EXPECT_EQ(devs[0].builds.back().witness_slots, 1u);
+  EXPECT_EQ(be.placement().memory_short_retries(), 1u);
+
+  // At the ladder's last rung there is nothing smaller: the CPU proves it.
+  const backend::FitOptions last{.b_g2_on_gpu = false, .streamed = true};
+  std::vector<FakeDevice> low(1);
+  low[0].short_calls = 100;
+  backend::BatchProver bottom(f.pk, f.pce, {.kind = BackendKind::Auto, .fit = last}, fake_devices(f, low));
+  where.clear();
+  EXPECT_EQ(bottom.prove_many(b.ws, b.r, b.s, nullptr, &where), b.want);
+  EXPECT_EQ(where.at(0).backend, "cpu");
 }
 
 TEST(Backend, AProverThatDoesNotFitClimbsTheLadderThenRunsOnTheCpu) {

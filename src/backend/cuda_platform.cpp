@@ -25,13 +25,17 @@ gpu::GpuProverOptions gpu_options(int device, const FitOptions& fit) {
           .memory_limit = fit.memory_limit};
 }
 
-// Runs `fn`, a CUDA error becoming DeviceFailure named after the device.
+// Runs `fn`, a CUDA error becoming DeviceFailure named after the device, or DeviceMemoryShort when
+// the device ran out of memory (another process took it): the placement then tries a smaller
+// prover instead of another device.
 template <class Fn>
 auto on_device(int device, const char* what, Fn&& fn) {
   try {
     return fn();
   } catch (const gpu::CudaError& e) {
-    throw DeviceFailure("gpu:" + std::to_string(device) + ": " + what + e.what());
+    const std::string message = "gpu:" + std::to_string(device) + ": " + what + e.what();
+    if (e.code() == cudaErrorMemoryAllocation) throw DeviceMemoryShort(message + " (out of device memory)");
+    throw DeviceFailure(message);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <list>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -58,6 +59,8 @@ struct Placement::Entry {
   std::string circuit;
   std::vector<std::shared_ptr<const void>> holds;
   std::unique_ptr<DeviceProver> prover;
+  FitOptions fit;        // the rung it was built at
+  bool retired = false;  // ran short mid-proof: no new stages; guarded by Device::mu
   // At most prover->concurrency() calls at once (a GPU prover with two witness slots takes two).
   std::mutex run_mu;
   std::condition_variable run_cv;
@@ -71,6 +74,8 @@ struct Placement::Device {
   int ordinal = 0;
   mutable std::mutex mu;  // the entries, and building them (one upload at a time per device)
   std::list<std::shared_ptr<Entry>> entries;
+  // Per circuit, the rung a prover is built from after one ran short mid-proof (shrink).
+  std::map<std::string, FitOptions> start_fit;
 };
 
 Placement::Placement(const PlacementOptions& options, PlacementSetup setup, BuildWatcher watcher)
@@ -96,11 +101,13 @@ Placement::Placement(const PlacementOptions& options, PlacementSetup setup, Buil
 
 Placement::~Placement() = default;
 
-std::unique_ptr<DeviceProver> Placement::build_fitted(int device, const ProverKey& key, BuildProgress* progress) const {
-  FitOptions fit = options_.fit;
+std::unique_ptr<DeviceProver> Placement::build_fitted(int device, const ProverKey& key, BuildProgress* progress,
+                                                      const FitOptions* start, FitOptions* used) const {
+  FitOptions fit = start ? *start : options_.fit;
   if (auto it = options_.memory_limits.find(device); it != options_.memory_limits.end()) fit.memory_limit = it->second;
   for (;;) {
     try {
+      if (used) *used = fit;
       if (const auto* k = std::get_if<PceKey>(&key); k && progress) {
         const ProgressKeySource counted(*k->key, *progress);  // an attempt counts from 0 again
         return factory_(device, PceKey{&counted, k->pce}, fit);
@@ -121,11 +128,12 @@ std::shared_ptr<Placement::Entry> Placement::acquire(Device& d, const CircuitKey
   std::unique_lock lock(d.mu);
   for (auto it = d.entries.begin(); it != d.entries.end(); ++it) {
     if ((*it)->circuit != key.circuit) continue;
-    if ((*it)->holds == key.holds) {
+    if ((*it)->holds == key.holds && !(*it)->retired) {
       ++(*it)->users;
       return *it;
     }
-    // The circuit's keys or PCE were reloaded: the old prover goes once it is idle.
+    // The circuit's keys or PCE were reloaded (or its prover ran short mid-proof): the old prover
+    // goes once it is idle.
     if ((*it)->users == 0) {
       d.entries.erase(it);
       break;
@@ -142,7 +150,9 @@ std::shared_ptr<Placement::Entry> Placement::acquire(Device& d, const CircuitKey
   } building(&d);
   for (;;) {
     try {
-      entry->prover = build_fitted(d.ordinal, key.key, progress.get());
+      const auto start = d.start_fit.find(key.circuit);
+      entry->prover = build_fitted(d.ordinal, key.key, progress.get(),
+                                   start == d.start_fit.end() ? nullptr : &start->second, &entry->fit);
       break;
     } catch (const DeviceMemoryShort& e) {
       if (!may_evict) throw;
@@ -175,6 +185,40 @@ StageMsms Placement::stage1(size_t slot, const CircuitKey& key, const WitnessRef
                             std::string* used) {
   if (slot >= slots_.size()) throw std::logic_error("Placement: no device slot " + std::to_string(slot));
   Device& d = *slots_[slot];
+  try {
+    return stage1_on(d, key, w, timings, used);
+  } catch (const DeviceMemoryShort& e) {
+    // The prover was built, but the device ran short while it proved (another process took memory
+    // it allocates as it goes): once, a prover one rung lower (fit_ladder.hpp) proves the witness
+    // again; a sum of a failed stage is never used. Past the ladder's end, the retry policy's CPU.
+    if (!shrink(d, key, e.what())) throw;
+    return stage1_on(d, key, w, timings, used);
+  }
+}
+
+bool Placement::shrink(Device& d, const CircuitKey& key, const std::string& why) {
+  std::lock_guard lock(d.mu);
+  for (const auto& e : d.entries) {
+    if (e->circuit != key.circuit || e->holds != key.holds || e->retired) continue;
+    std::string event;
+    const auto next = lower_fit(e->fit, options_.fit, std::holds_alternative<PceKey>(key.key), &event);
+    if (!next) return false;
+    e->retired = true;  // new stages get a prover built from `next`; this one goes once idle
+    d.start_fit[key.circuit] = *next;
+    ++memory_short_retries_;
+    logging::log_event(logging::Level::warn, "gpu_memory_short_mid_proof",
+                       {{"device", std::to_string(d.ordinal)},
+                        {"circuit", key.circuit},
+                        {"next", event},
+                        {"error", why},
+                        {"action", "proving the partition again with the smaller prover"}});
+    return true;
+  }
+  return false;
+}
+
+StageMsms Placement::stage1_on(Device& d, const CircuitKey& key, const WitnessRef& w, groth16::ProveTimings* timings,
+                               std::string* used) {
   std::shared_ptr<Entry> e = acquire(d, key, /*may_evict=*/true);
   struct Release {
     Device& d;

@@ -16,6 +16,7 @@
 // A resident prover keeps the handles its key came with (CircuitKey::holds): it reads the key on
 // the host (the densities, the G2 bases when that MSM runs on the CPU). A circuit whose handles
 // change (its keys or PCE were reloaded) gets a new prover; the old one goes once idle.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -107,12 +108,21 @@ class Placement {
   // 32 GiB). Returns how many went.
   size_t drop_idle(std::chrono::duration<double> min_idle);
   std::vector<Resident> residents() const;
+  // Stages proved again by a smaller prover after the device ran short of memory mid-proof.
+  uint64_t memory_short_retries() const { return memory_short_retries_.load(); }
 
  private:
   struct Entry;
   struct Device;
   std::shared_ptr<Entry> acquire(Device& d, const CircuitKey& key, bool may_evict);
-  std::unique_ptr<DeviceProver> build_fitted(int device, const ProverKey& key, BuildProgress* progress) const;
+  // The prover from `start` (null: the options' first rung) down the ladder; `used`: the rung built.
+  std::unique_ptr<DeviceProver> build_fitted(int device, const ProverKey& key, BuildProgress* progress,
+                                             const FitOptions* start = nullptr, FitOptions* used = nullptr) const;
+  StageMsms stage1_on(Device& d, const CircuitKey& key, const WitnessRef& w, groth16::ProveTimings* timings,
+                      std::string* used);
+  // The circuit's prover on `d` ran short of device memory mid-proof: retire it and build the next
+  // ones a rung lower. False at the ladder's end.
+  bool shrink(Device& d, const CircuitKey& key, const std::string& why);
   // Drops the idle provers `drop` selects, skipping devices whose lock is held (a build).
   template <class Pred>
   size_t drop_where(Pred&& drop);
@@ -124,6 +134,7 @@ class Placement {
   DeviceProverFactory factory_;
   BuildWatcher watcher_;
   std::vector<std::unique_ptr<Device>> slots_;
+  std::atomic<uint64_t> memory_short_retries_{0};
 };
 
 }  // namespace cuzk::backend

@@ -16,6 +16,10 @@ EngineMetrics::EngineMetrics(Metrics& m)
       device_retries(m.counter("cuzk_device_retries_total",
                                "Device stages run again after a device error: on the next GPU, else on the CPU "
                                "(where they ran: cuzk_partitions_proved_total)")),
+      gpu_memory_short_retries(
+          m.counter("cuzk_gpu_memory_short_retries_total",
+                    "Device stages proved again by a smaller prover (the next rung of the fit ladder) after a "
+                    "GPU ran out of memory mid-proof")),
       completed_total(m.counter("cuzk_proofs_completed_total", "Proofs completed since start")),
       failed_total(m.counter("cuzk_proofs_failed_total", "Proofs failed since start")),
       memory_used(m.gauge("cuzk_memory_used_bytes", "Bytes reserved from the memory budget")),

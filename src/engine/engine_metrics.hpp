@@ -2,6 +2,7 @@
 // The engine's metrics, looked up once: the events update held handles, never a registry lookup
 // by name (metrics.hpp: lookups take the registry's lock).
 #include <array>
+#include <atomic>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ class EngineMetrics {
   Counter& synthesized(SynthesisPath path) { return *synthesized_.at(static_cast<size_t>(path)); }
   Counter& device_errors;
   Counter& device_retries;
+  // Stages proved again by a smaller prover after a GPU ran short of memory mid-proof (sampled
+  // from the placement by the collector: gpu_short_seen is the count already added).
+  Counter& gpu_memory_short_retries;
+  std::atomic<uint64_t> gpu_short_seen{0};
   // By where the device stage ran; a backend name not made by add_devices is looked up once more.
   Counter& proved(const std::string& backend);
 

@@ -121,6 +121,11 @@ void Engine::collect_metrics() {
     for (const auto& [d, bytes] : resident) {
       if (Gauge* g = m_.resident(d)) g->set(bytes);
     }
+    const uint64_t short_retries = gpus_->memory_short_retries();
+    uint64_t seen = m_.gpu_short_seen.load();
+    while (short_retries > seen && !m_.gpu_short_seen.compare_exchange_weak(seen, short_retries)) {
+    }
+    if (short_retries > seen) m_.gpu_memory_short_retries.inc(static_cast<double>(short_retries - seen));
   }
   const std::array<const WorkQueue<WorkItem>*, kQueuedStages.size()> stage_queues = {&admit_q_, &synth_q_, &prove_q_,
                                                                                      &finalize_q_};
