@@ -35,6 +35,7 @@
 #include "groth16/prover_zkey.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/zkey.hpp"
+#include "msms_check.hpp"
 #include "r1cs/circom_wtns.hpp"
 #include "require_gpu.hpp"
 
@@ -43,18 +44,8 @@ namespace {
 using namespace cuzk;
 using test::builtin_fixture;
 
-groth16::ProofMsms cpu_stage1(const test::BuiltinFixture& f, const circuits::BuiltinWitness& w) {
-  groth16::ProverInput in = groth16::make_prover_input(f.pce, w.inputs, w.aux);
-  return groth16::prove_stage1(f.pk, f.pce, std::move(in));
-}
-
-void expect_same_msms(const groth16::ProofMsms& got, const groth16::ProofMsms& want) {
-  EXPECT_EQ(got.h.to_affine(), want.h.to_affine()) << "msm h";
-  EXPECT_EQ(got.l.to_affine(), want.l.to_affine()) << "msm l";
-  EXPECT_EQ(got.a.to_affine(), want.a.to_affine()) << "msm a";
-  EXPECT_EQ(got.b_g1.to_affine(), want.b_g1.to_affine()) << "msm b_g1";
-  EXPECT_EQ(got.b_g2.to_affine(), want.b_g2.to_affine()) << "msm b_g2";
-}
+using test::cpu_stage1;
+using test::expect_same_msms;
 
 using Case = std::tuple<std::string, unsigned>;  // kind, log2 constraints
 

@@ -28,6 +28,7 @@
 #include "groth16/gpu/streamed_prover.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
+#include "msms_check.hpp"
 #include "require_gpu.hpp"
 #include "util/device_error.hpp"
 #include "util/rng.hpp"
@@ -45,18 +46,8 @@ using namespace cuzk;
 using gpu::StreamedMode;
 using test::builtin_fixture;
 
-groth16::ProofMsms cpu_stage1(const test::BuiltinFixture& f, const circuits::BuiltinWitness& w) {
-  groth16::ProverInput in = groth16::make_prover_input(f.pce, w.inputs, w.aux);
-  return groth16::prove_stage1(f.pk, f.pce, std::move(in));
-}
-
-void expect_same_msms(const groth16::ProofMsms& got, const groth16::ProofMsms& want) {
-  EXPECT_EQ(got.h.to_affine(), want.h.to_affine()) << "msm h";
-  EXPECT_EQ(got.l.to_affine(), want.l.to_affine()) << "msm l";
-  EXPECT_EQ(got.a.to_affine(), want.a.to_affine()) << "msm a";
-  EXPECT_EQ(got.b_g1.to_affine(), want.b_g1.to_affine()) << "msm b_g1";
-  EXPECT_EQ(got.b_g2.to_affine(), want.b_g2.to_affine()) << "msm b_g2";
-}
+using test::cpu_stage1;
+using test::expect_same_msms;
 
 size_t free_device_memory() {
   size_t free_b = 0, total_b = 0;
