@@ -45,8 +45,8 @@ ResidentMemory resident_memory(const groth16::KeySizes& key, const ResidentShape
   // the bases it sums (b_g2: 33 M at 32 GiB), not to the 130 M columns, plus the density bitmap
   // and prefix of every column.
   mem.scratch = msm_detail::msm_scratch_bytes(n1, 192, sms, tb) +
-                (opt.b_g2_on_gpu ? msm_detail::msm_scratch_bytes(key.b_g2, 384, sms, tb) + cols / 8 * 2 : 0) + m * kFrBytes +
-                (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
+                (opt.b_g2_on_gpu ? msm_detail::msm_scratch_bytes(key.b_g2, 384, sms, tb) + cols / 8 * 2 : 0) +
+                m * kFrBytes + (uint64_t{64} << 20);  // twiddles, CUDA and CUB overheads
   return mem;
 }
 
