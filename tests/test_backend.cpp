@@ -301,6 +301,31 @@ TEST(Backend, AShortageMidProofRetriesOnASmallerProver) {
   EXPECT_EQ(where.at(0).backend, "cpu");
 }
 
+// A prover built while its upload's progress is reported (the daemon's placement) sees the key
+// under its own identity, so that the GPUs of a host share one pinned copy of a streamed key and
+// its host memory is reserved once.
+TEST(Backend, TheBuildSeesTheKeysIdentityThroughTheProgressWrapper) {
+  const auto& f = builtin_fixture("chain:2^10");
+  const Batch b(f, 1, 40);
+  const groth16::MemoryKeySource source(f.pk);
+  std::vector<std::string> seen;
+  struct Quiet final : backend::BuildProgress {
+    void progress(uint64_t, uint64_t) override {}
+  };
+  backend::Placement placement({.kind = BackendKind::Auto},
+                               {{0},
+                                [&](int, const backend::ProverKey& key, const backend::FitOptions&) {
+                                  seen.push_back(std::get<backend::PceKey>(key).key->identity());
+                                  return backend::make_cpu_prover(f.pk, f.pce);
+                                }},
+                               [](const std::string&) { return std::make_unique<Quiet>(); });
+  const backend::CircuitKey key{"chain:2^10", backend::PceKey{&source, &f.pce}};
+  placement.stage1(0, key, groth16::Witness{b.ws[0].inputs, b.ws[0].aux});
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], source.identity());
+  EXPECT_EQ(seen[0].rfind("memory:", 0), 0u) << seen[0];
+}
+
 TEST(Backend, AProverThatDoesNotFitClimbsTheLadderThenRunsOnTheCpu) {
   const auto& f = builtin_fixture("chain:2^10");
   const Batch b(f, 1, 20);

@@ -28,6 +28,7 @@ class ProgressKeySource final : public groth16::KeySource {
   const groth16::VerifyingKey& vk() const override { return inner_.vk(); }
   groth16::KeySizes sizes() const override { return inner_.sizes(); }
   const groth16::ProvingKey* in_memory() const override { return inner_.in_memory(); }
+  std::string identity() const override { return inner_.identity(); }
   void read_g1(groth16::G1Section section, const groth16::G1Sink& sink) const override {
     inner_.read_g1(section, [&](uint64_t first, std::span<const groth16::G1Affine> points) {
       sink(first, points);

@@ -1,6 +1,7 @@
 #include "groth16/key_source.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace cuzk::groth16 {
 
@@ -63,6 +64,12 @@ ProvingKey collect_key(const KeySource& src) {
     std::copy(pts.begin(), pts.end(), pk.b_g2.begin() + static_cast<std::ptrdiff_t>(first));
   });
   return pk;
+}
+
+std::string MemoryKeySource::identity() const {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "memory:%p", static_cast<const void*>(&pk_));
+  return buf;
 }
 
 }  // namespace cuzk::groth16

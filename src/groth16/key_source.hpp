@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 
 #include "groth16/keys.hpp"
 
@@ -44,6 +45,10 @@ class KeySource {
   virtual void read_b_g2(const G2Sink& sink) const = 0;
   // The whole key when this source holds it in memory, else null.
   virtual const ProvingKey* in_memory() const { return nullptr; }
+  // A name for the key behind the source, the same for every source of that key ("params:<path>"
+  // for a .params file, "memory:<address>" for a key in memory), for sharing one host copy of it;
+  // "" when the source has no identity.
+  virtual std::string identity() const { return {}; }
 };
 
 // A key in memory (one window per section); the key must outlive the source.
@@ -55,6 +60,7 @@ class MemoryKeySource final : public KeySource {
   void read_g1(G1Section section, const G1Sink& sink) const override;
   void read_b_g2(const G2Sink& sink) const override;
   const ProvingKey* in_memory() const override { return &pk_; }
+  std::string identity() const override;
 
  private:
   const ProvingKey& pk_;

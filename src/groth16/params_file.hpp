@@ -141,6 +141,7 @@ class ParamsKeySource final : public KeySource {
   KeySizes sizes() const override;
   void read_g1(G1Section section, const G1Sink& sink) const override;
   void read_b_g2(const G2Sink& sink) const override;
+  std::string identity() const override { return "params:" + path_; }
   const ParamsLayout& layout() const { return layout_; }
   const std::string& path() const { return path_; }
 

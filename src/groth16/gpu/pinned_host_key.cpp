@@ -115,13 +115,7 @@ std::shared_ptr<const PinnedHostKey> PinnedHostKey::shared(const std::string& id
 }
 
 std::string PinnedHostKey::identity_of(const groth16::KeySource& src) {
-  if (const groth16::ProvingKey* pk = src.in_memory()) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "memory:%p", static_cast<const void*>(pk));
-    return buf;
-  }
-  if (const auto* params = dynamic_cast<const groth16::ParamsKeySource*>(&src)) return "params:" + params->path();
-  return "";
+  return src.identity();
 }
 
 uint64_t PinnedHostKey::bytes() const {
