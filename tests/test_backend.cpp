@@ -17,6 +17,7 @@
 
 #include "backend/batch_prover.hpp"
 #include "backend/device_report.hpp"
+#include "backend/fit_ladder.hpp"
 #include "builtin_fixture.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/zkey.hpp"
@@ -115,8 +116,9 @@ TEST(Backend, ZkeyProvesLikeTheCpuZkeyProver) {
   EXPECT_THROW(backend::finalize(&f.pk.vk, backend::StageMsms{groth16::ZkeyMsms{}}, r, s), std::invalid_argument);
 }
 
-// `cuzk doctor` sizes a resident GPU prover from a .params layout without loading the key: the
-// estimate must be the one the prover itself checks before uploading (no device needed).
+// `cuzk doctor` sizes a resident GPU prover from a .params layout without loading the key
+// (plan_placement, as for its per-GPU lines): the estimate must be the one the prover itself
+// checks before uploading (no device needed).
 TEST(Backend, ResidentEstimateFromTheLayoutIsTheProversOwn) {
   const auto& f = builtin_fixture("filecoin-like:2^10");
   test::TempDir dir;
@@ -124,15 +126,23 @@ TEST(Backend, ResidentEstimateFromTheLayoutIsTheProversOwn) {
   ASSERT_TRUE(groth16::write_params(f.pk, path).ok());
   const auto layout = groth16::scan_params(path);
   ASSERT_TRUE(layout.ok()) << layout.error();
+  const gpu::StreamedShape shape{layout->num_inputs(), layout->num_aux(), layout->domain_size(),
+                                 f.pce.section_bytes_total()};
   for (const bool g2_on_gpu : {true, false}) {
-    const auto est = backend::resident_prover_bytes(*layout, f.pce.section_bytes_total(), g2_on_gpu, 0);
+    backend::FitOptions first;
+    first.b_g2_on_gpu = g2_on_gpu;
+    const backend::PlacementChoice est =
+        backend::plan_placement(UINT64_MAX, groth16::KeySizes::of(*layout), shape, first);
+    ASSERT_EQ(est.where, backend::Where::Resident);
 #ifdef CUZK_HAVE_CUDA
-    ASSERT_TRUE(est.has_value());
     const auto want = gpu::GpuProver::memory_needed(f.pk, f.pce, {.b_g2_on_gpu = g2_on_gpu});
-    EXPECT_EQ(est->bytes, want.total()) << est->breakdown << " vs " << want.describe();
 #else
-    EXPECT_FALSE(est.has_value());
+    const auto want = gpu::resident_memory(
+        groth16::KeySizes::of(f.pk),
+        {f.pce.num_inputs(), f.pce.num_aux(), f.pce.num_constraints(), f.pce.section_bytes_total()},
+        {.b_g2_on_gpu = g2_on_gpu});
 #endif
+    EXPECT_EQ(est.device_bytes, want.total()) << est.describe() << " vs " << want.describe();
   }
   const backend::DeviceReport report = backend::describe_devices();
   if (report.devices.empty()) {

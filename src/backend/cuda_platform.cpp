@@ -143,17 +143,6 @@ class CudaPlatform final : public DevicePlatform {
     });
   }
 
-  ResidentEstimate resident_bytes(const groth16::ParamsLayout& layout, uint64_t pce_bytes,
-                                  const FitOptions& fit) const override {
-    groth16::CircuitShape shape;
-    shape.num_inputs = layout.num_inputs();
-    shape.num_aux = layout.num_aux();
-    shape.num_constraints = layout.domain_size();  // only the domain size matters to the estimate
-    gpu::GpuProverMemory mem = gpu::GpuProver::memory_needed(groth16::KeySizes::of(layout), shape, gpu_options(0, fit));
-    mem.pce = pce_bytes;
-    return {mem.total(), mem.describe()};
-  }
-
   std::unique_ptr<groth16::FixedBaseMultiplier> setup_multiplier(int device) const override {
     return std::make_unique<gpu::GpuFixedBaseMultiplier>(device);
   }

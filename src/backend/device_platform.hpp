@@ -5,12 +5,10 @@
 // outside those files depends on CUZK_HAVE_CUDA.
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "backend/device_prover.hpp"
 #include "backend/device_report.hpp"
-#include "groth16/params_file.hpp"
 #include "groth16/setup_file.hpp"
 
 namespace cuzk::backend {
@@ -23,10 +21,6 @@ class DevicePlatform {
   // device's free memory is too small for it with these options (nothing uploaded), DeviceFailure
   // on a device error while building it, std::invalid_argument for a key that does not fit its Pce.
   virtual std::unique_ptr<DeviceProver> build(int device, const ProverKey& key, const FitOptions& fit) const = 0;
-  // Device bytes of a resident bellperson prover for a key of this layout and a PCE of
-  // `pce_bytes` (what build() checks), without loading anything.
-  virtual ResidentEstimate resident_bytes(const groth16::ParamsLayout& layout, uint64_t pce_bytes,
-                                          const FitOptions& fit) const = 0;
   // The TEST-ONLY setup's fixed-base multiplications on `device`.
   virtual std::unique_ptr<groth16::FixedBaseMultiplier> setup_multiplier(int device) const = 0;
 };

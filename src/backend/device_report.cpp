@@ -16,11 +16,4 @@ DeviceReport describe_devices() {
   return report;
 }
 
-std::optional<ResidentEstimate> resident_prover_bytes(const groth16::ParamsLayout& layout, uint64_t pce_bytes,
-                                                      bool b_g2_on_gpu, unsigned msm_table_bits) {
-  const DevicePlatform* p = device_platform();
-  if (!p) return std::nullopt;
-  return p->resident_bytes(layout, pce_bytes, {.b_g2_on_gpu = b_g2_on_gpu, .msm_table_bits = msm_table_bits});
-}
-
 }  // namespace cuzk::backend

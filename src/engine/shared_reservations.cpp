@@ -18,20 +18,11 @@ backend::HostReservation SharedReservations::reserve(const std::string& id, uint
     throw DeviceMemoryShort("host memory for " + id + " (" + std::to_string(bytes >> 20) +
                             " MiB, the streamed prover's pinned key or vectors): " + r.error());
   }
-  auto h = std::make_shared<Held>(Held{std::move(r).value(), bytes});
+  auto h = std::make_shared<Held>(Held{std::move(r).value()});
   held_[id] = h;
   for (auto it = held_.begin(); it != held_.end();) it = it->second.expired() ? held_.erase(it) : std::next(it);
   logging::log_event(logging::Level::info, "host_memory_reserved", {{"for", id}, {"bytes", std::to_string(bytes)}});
   return h;
-}
-
-uint64_t SharedReservations::held_bytes() const {
-  std::lock_guard lock(mu_);
-  uint64_t total = 0;
-  for (const auto& [id, weak] : held_) {
-    if (auto h = weak.lock()) total += h->bytes;
-  }
-  return total;
 }
 
 }  // namespace cuzk::engine

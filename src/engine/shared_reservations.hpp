@@ -21,15 +21,13 @@ class SharedReservations {
   // PCEs) when no one holds it. Throws DeviceMemoryShort naming the bytes when the budget has no
   // room: the placement then tries the next rung (or the CPU).
   backend::HostReservation reserve(const std::string& id, uint64_t bytes);
-  uint64_t held_bytes() const;  // reserved now, all ids
 
  private:
   struct Held {
     Reservation reservation;
-    uint64_t bytes = 0;
   };
   MemoryBudget& budget_;
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::map<std::string, std::weak_ptr<Held>> held_;
 };
 

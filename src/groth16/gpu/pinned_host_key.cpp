@@ -3,7 +3,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -13,7 +12,6 @@
 
 #include "ec/bls12_381.hpp"
 #include "gpu/cuda_error.hpp"
-#include "groth16/params_file.hpp"
 
 namespace cuzk::gpu {
 
