@@ -9,13 +9,15 @@
 //       multiplications on GPU 0, or the CPU with --cpu).
 //   bench_vs_supraseal run --size S --params P [--out DIR] [--counts 1,2,max] [--max-circuits auto|N]
 //       [--budget-gib G] [--reps R] [--warmup W] [--ours resident|streamed|none] [--ours-slots 1|2]
-//       [--no-supraseal] [--seed N]
+//       [--ours-cap-gib G] [--no-supraseal] [--seed N]
 //       In one process: the PCE of the circuit, valid synthetic C1 outputs and the witnesses of
 //       max-circuits partitions (several C1s when the size has fewer partitions), randomizers r, s
 //       per partition (Xoshiro256 from --seed); then
-//        1. ours: the resident GPU prover (gpu::GpuProver, key streamed from P) on every partition,
-//           one at a time (its stages), then two in flight when --ours-slots 2 (the daemon's
-//           steady state); every proof checked by our verifier;
+//        1. ours: the resident GPU prover (gpu::GpuProver, key streamed from P), or with --ours
+//           streamed the streamed one (gpu::GpuStreamedProver: the key pinned on the host, under
+//           --ours-cap-gib of device memory), on every partition one at a time (its stages), then
+//           two in flight when it has two slots (the daemon's steady state); every proof checked
+//           by our verifier;
 //        2. supraseal: a, b, c = A·z, B·z, C·z of every partition (our PCE MatVec on the CPU; the
 //           PCE is then freed), their SRS loader on P, then generate_groth16_proofs_c with 1, 2
 //           and max-circuits partitions per call (--counts), the same r, s; every proof checked by
@@ -32,9 +34,6 @@
 //       supraseal's asserts, and their host code (fr_t arithmetic, blst point decoding and
 //       compression, their CPU Pippenger) on the five MSMs of our CPU prover: every sum and the
 //       proof's points must be the same bytes.
-//
-// --ours streamed is the hook for the streamed prover being built beside the resident one: it
-// plugs in at make_ours() below.
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
@@ -65,6 +64,7 @@
 #include "filecoin/synth_c1.hpp"
 #include "groth16/gpu/fixed_base.hpp"
 #include "groth16/gpu/gpu_prover.hpp"
+#include "groth16/gpu/streamed_prover.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/proof_codec.hpp"
 #include "groth16/prover.hpp"
@@ -105,6 +105,7 @@ struct Options {
   int reps = 2;
   int warmup = 1;
   unsigned ours_slots = 2;
+  double ours_cap_gib = 0;  // --ours streamed: its device memory cap (0: what the device has free)
   uint64_t seed = 1;
   bool supraseal = true;
   bool cpu = false;
@@ -116,7 +117,8 @@ struct Options {
                "usage: bench_vs_supraseal setup --size S --params P [--vk V] [--seed N] [--cpu]\n"
                "       bench_vs_supraseal run --size S --params P [--out DIR] [--counts 1,2,max]\n"
                "           [--max-circuits auto|N] [--budget-gib G] [--reps R] [--warmup W]\n"
-               "           [--ours resident|streamed|none] [--ours-slots 1|2] [--no-supraseal] [--seed N]\n"
+               "           [--ours resident|streamed|none] [--ours-slots 1|2] [--ours-cap-gib G] [--no-supraseal]\n"
+               "           [--seed N]\n"
                "       bench_vs_supraseal cpu-check --size S --params P\n",
                why.c_str());
   std::exit(2);
@@ -157,6 +159,9 @@ Options parse(int argc, char** argv) {
     } else if (a == "--ours-slots") {
       o.ours_slots = static_cast<unsigned>(std::stoul(next()));
       if (o.ours_slots != 1 && o.ours_slots != 2) usage("--ours-slots 1|2");
+    } else if (a == "--ours-cap-gib") {
+      o.ours_cap_gib = std::stod(next());
+      if (!(o.ours_cap_gib >= 0)) usage("--ours-cap-gib G: G >= 0 (0: the device's free memory)");
     } else if (a == "--no-supraseal") {
       o.supraseal = false;
     } else if (a == "--seed") {
@@ -482,8 +487,7 @@ std::string gpu_name() {
 // ---- our prover ----
 
 // What the comparison needs of our prover: one partition's device stage (the MSM sums), from its
-// witness. The resident GpuProver is one; the streamed prover being built beside it plugs in here
-// (make_ours), with the same report around it.
+// witness: the resident GpuProver or the streamed one (make_ours), with the same report around it.
 class OursProver {
  public:
   virtual ~OursProver() = default;
@@ -517,18 +521,36 @@ class ResidentProver final : public OursProver {
   std::unique_ptr<gpu::GpuProver> prover_;
 };
 
-// The fit ladder of the daemon's placement, for one device: two witness slots with G2 on the GPU,
-// then one slot, then G2 on the CPU.
-std::unique_ptr<OursProver> make_ours(const std::string& mode, const groth16::ParamsKeySource& key, const pce::Pce& pce,
-                                      unsigned slots, Report& rep) {
-  if (mode == "streamed") {
-    // Hook: the streamed prover (bases streamed to the device per partition instead of resident)
-    // is being built on another branch; construct it here behind OursProver.
-    throw std::runtime_error(
-        "--ours streamed: no streamed prover in this build (hook: make_ours in bench_vs_supraseal.cpp)");
+// The streamed prover (the key in pinned host memory, its bases streamed to the device chunk by
+// chunk) under a cap: what the daemon places on a card too small for the resident prover. One
+// partition at a time (its device stage is serialized).
+class StreamedProver final : public OursProver {
+ public:
+  StreamedProver(const groth16::ParamsKeySource& key, const pce::Pce& pce, uint64_t cap) {
+    gpu::GpuStreamedProverOptions o;
+    o.device = 0;
+    o.memory_limit = cap;
+    prover_ = std::make_unique<gpu::GpuStreamedProver>(key, pce, o);
+  }
+  std::string describe() const override { return "streamed GpuStreamedProver (" + prover_->plan().describe() + ")"; }
+  unsigned slots() const override { return 1; }
+  groth16::ProofMsms stage1(std::span<const Fr> inputs, std::span<const Fr> aux, groth16::ProveTimings* t) override {
+    return prover_->stage1(inputs, aux, t);
+  }
+
+ private:
+  std::unique_ptr<gpu::GpuStreamedProver> prover_;
+};
+
+// resident: the fit ladder of the daemon's placement, for one device (two witness slots with G2 on
+// the GPU, then one slot, then G2 on the CPU); streamed: the streamed prover under --ours-cap-gib.
+std::unique_ptr<OursProver> make_ours(const Options& o, const groth16::ParamsKeySource& key, const pce::Pce& pce,
+                                      Report& rep) {
+  if (o.ours == "streamed") {
+    return std::make_unique<StreamedProver>(key, pce, static_cast<uint64_t>(o.ours_cap_gib * kGiB));
   }
   std::vector<std::pair<unsigned, bool>> ladder;
-  for (unsigned sl = slots; sl >= 1; --sl) ladder.push_back({sl, true});
+  for (unsigned sl = o.ours_slots; sl >= 1; --sl) ladder.push_back({sl, true});
   ladder.push_back({1, false});
   std::string why;
   for (const auto& [sl, g2] : ladder) {
@@ -540,7 +562,7 @@ std::unique_ptr<OursProver> make_ours(const std::string& mode, const groth16::Pa
                " does not fit: " + why);
     }
   }
-  throw std::runtime_error("our resident prover does not fit the device: " + why);
+  throw std::runtime_error("our resident prover does not fit the device (try --ours streamed): " + why);
 }
 
 // ---- setup ----
@@ -645,7 +667,7 @@ void run_ours(const Options& o, const groth16::ParamsKeySource& key, const pce::
               const groth16::PreparedVerifyingKey& pvk, std::vector<Circuit>& circuits, Sampler& sm, Report& rep) {
   sm.reset();
   auto t0 = Clock::now();
-  std::unique_ptr<OursProver> prover = make_ours(o.ours, key, pce, o.ours_slots, rep);
+  std::unique_ptr<OursProver> prover = make_ours(o, key, pce, rep);
   const double build_s = since(t0);
   rep.line(Obj()
                .str("step", "ours_build")
@@ -703,11 +725,15 @@ void run_ours(const Options& o, const groth16::ParamsKeySource& key, const pce::
   }
   const double gpu1 = sm.gpu_peak_gib(), rss1 = sm.rss_peak_gib();
   write_file(o.out + "/proofs-" + o.size + "-ours.bin", all_proofs);
-  rep.row("| " + o.size + " | ours, resident, 1 in flight | 1 | " + fmt("%.3f", median(wall)) + " | " +
-          fmt("%.3f", median(h)) + " | " + fmt("%.3f", median(msm)) + " l, a, b_g1 MSMs (b_g2 " +
-          fmt("%.3f", median(g2)) + " beside; upload " + fmt("%.3f", median(upload)) + ", MatVec " +
-          fmt("%.3f", median(matvec)) + ") | " + fmt("%.1f", gpu1) + " GiB | " + fmt("%.1f", rss1) + " GiB | " +
-          (all_ok ? "yes" : "**NO**") + " (" + std::to_string(circuits.size()) + ") | see the supraseal rows |");
+  rep.row("| " + o.size + " | ours, " + o.ours +
+          (o.ours == "streamed"
+               ? " (cap " + (o.ours_cap_gib > 0 ? fmt("%.0f", o.ours_cap_gib) + " GiB" : std::string("none")) + ")"
+               : std::string()) +
+          ", 1 in flight | 1 | " + fmt("%.3f", median(wall)) + " | " + fmt("%.3f", median(h)) + " | " +
+          fmt("%.3f", median(msm)) + " l, a, b_g1 MSMs (b_g2 " + fmt("%.3f", median(g2)) + " beside; upload " +
+          fmt("%.3f", median(upload)) + ", MatVec " + fmt("%.3f", median(matvec)) + ") | " + fmt("%.1f", gpu1) +
+          " GiB | " + fmt("%.1f", rss1) + " GiB | " + (all_ok ? "yes" : "**NO**") + " (" +
+          std::to_string(circuits.size()) + ") | see the supraseal rows |");
 
   // Two in flight (the daemon's steady state: the next partition's upload beside this one's
   // kernels): wall over all partitions.

@@ -15,7 +15,7 @@
 #   bash bench/device-vs-supraseal.sh run         # device machine (one GPU): for each of SIZES
 #       (default 512MiB; 32GiB after it, or alone: SIZES=32GiB) the TEST-ONLY key made on the GPU
 #       (`bench_vs_supraseal setup`, the library call behind `cuzk setup`), then `bench_vs_supraseal
-#       run`: our resident prover on max-circuits partitions, supraseal with 1, 2 and max-circuits
+#       run`: our prover (OURS) on max-circuits partitions, supraseal with 1, 2 and max-circuits
 #       partitions per call. The key file is deleted after each size (32 GiB: 47.4 GB of the 64 GiB
 #       disk). Results in $OUT: vs_supraseal.md (the table), summary.txt, logs.tar.gz (JSON lines
 #       of every measurement, the logs, the proofs).
@@ -24,7 +24,8 @@
 #
 # Knobs (run): SIZES, DATA (/tmp/cuzk-supra: the key files), COUNTS (1,2,max), MAX_CIRCUITS (auto:
 # what --budget-gib allows, at most 10), BUDGET_GIB (112), REPS (3 at 512MiB, 1 at 32GiB), WARMUP
-# (1), OURS (resident | streamed: the hook for the streamed prover | none), OURS_SLOTS (2),
+# (1), OURS (resident | streamed: the key pinned on the host, bases streamed | none), OURS_SLOTS (2),
+# OURS_CAP_GIB (the streamed prover's device memory cap; 0: the card's free memory),
 # NO_SUPRASEAL=1, SEED (1), SETUP_LIMIT / RUN_LIMIT (seconds per step; the defaults fit one size
 # per 600 s command: 512 MiB 120 + 300, 32 GiB 180 + 390), TOTAL_LIMIT (575: no step runs past it;
 # a size with less than 60 s left is skipped and counted as a failure).
@@ -151,7 +152,7 @@ run() {
     # shellcheck disable=SC2086
     timeout "$limit_run" "$bin" run --size "$size" --params "$p" --out "$OUT/logs" --counts "${COUNTS:-1,2,max}" \
       --max-circuits "${MAX_CIRCUITS:-auto}" --budget-gib "${BUDGET_GIB:-112}" --reps "$reps" --warmup "${WARMUP:-1}" \
-      --ours "${OURS:-resident}" --ours-slots "${OURS_SLOTS:-2}" --seed "${SEED:-1}" \
+      --ours "${OURS:-resident}" --ours-slots "${OURS_SLOTS:-2}" --ours-cap-gib "${OURS_CAP_GIB:-0}" --seed "${SEED:-1}" \
       ${NO_SUPRASEAL:+--no-supraseal} >"$OUT/logs/run-$size.log" 2>&1 || rc=$?
     echo "run $size: rc $rc, $(($(date +%s) - t0)) s" | tee -a "$OUT/summary.txt"
     grep -E '"step": "(plan|ours_build|supraseal_srs_load|supraseal_count|ours_two_in_flight|ours_failed|supraseal_failed)"' "$OUT/logs/run-$size.log" |
