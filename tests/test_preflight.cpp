@@ -16,6 +16,7 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/registered_update_proof.hpp"
 #include "groth16/params_file.hpp"
+#include "porep32_shape.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -288,3 +289,73 @@ TEST(Preflight, CpuBackendReportReadsWell) {
 }
 
 }  // namespace
+
+namespace {
+
+// The 32 GiB PoRep key's layout (counts only: the placement needs no file) and its PCE's size.
+cuzk::groth16::ParamsLayout porep32_layout() {
+  const auto k = cuzk::test::porep32_key();
+  cuzk::groth16::ParamsLayout l;
+  l.ic.count = k.ic;
+  l.h.count = k.h;
+  l.l.count = k.l;
+  l.a.count = k.a;
+  l.b_g1.count = k.b_g1;
+  l.b_g2.count = k.b_g2;
+  return l;
+}
+
+cuzk::backend::DeviceDetails gpu(int ordinal, uint64_t gib) {
+  return {.ordinal = ordinal, .name = "test GPU", .total_memory = gib << 30, .free_memory = gib << 30};
+}
+
+}  // namespace
+
+// `cuzk doctor`'s per-GPU lines for a kind: resident on a card that holds it, streamed on the
+// cards storage providers own, the CPU (a warning) below the streamed prover's floor, and a
+// gpus.memory_limit below that floor a failure naming it.
+TEST(PreflightKindGpus, EachGpuSaysWhereTheKindProves) {
+  TempDir dir;
+  Config cfg = config_in(dir);
+  const uint64_t pce = cuzk::test::porep32_shape().pce_bytes;
+  cuzk::backend::DeviceReport devices;
+  devices.devices = {gpu(0, 141), gpu(1, 80), gpu(2, 16), gpu(3, 6)};
+  CheckResult r{"kind", "porep:32GiB", CheckStatus::Pass, "host: ...", {}};
+  cuzk::engine::check_kind_gpus(cfg, devices, porep32_layout(), pce, r);
+  auto fact = [&](const std::string& name) -> std::string {
+    for (const auto& [k, v] : r.facts)
+      if (k == name) return std::get<std::string>(v);
+    return "(none)";
+  };
+  EXPECT_EQ(fact("gpu:0_placement"), "resident") << r.message;
+  EXPECT_EQ(fact("gpu:1_placement"), "streamed") << r.message;
+  EXPECT_EQ(fact("gpu:2_placement"), "streamed") << r.message;
+  EXPECT_EQ(fact("gpu:3_placement"), "cpu") << r.message;
+  EXPECT_EQ(r.status, CheckStatus::Warn) << r.message;
+  EXPECT_TRUE(contains(r.message, "gpu:2 (16.0 GiB): streamed")) << r.message;
+  EXPECT_TRUE(contains(r.message, "its proofs run on the CPU")) << r.message;
+
+  // gpus.backend = "gpu": the CPU placement is a failure.
+  cfg.gpus.backend = "gpu";
+  CheckResult strict{"kind", "porep:32GiB", CheckStatus::Pass, "", {}};
+  cuzk::engine::check_kind_gpus(cfg, devices, porep32_layout(), pce, strict);
+  EXPECT_EQ(strict.status, CheckStatus::Fail) << strict.message;
+
+  // A cap below the streamed prover's smallest workable one on a card large enough: a failure
+  // that names the cap to raise it to.
+  cfg.gpus.backend = "auto";
+  cfg.gpus.memory_limit_per_device[1] = uint64_t{4} << 30;
+  devices.devices = {gpu(1, 80)};
+  CheckResult capped{"kind", "porep:32GiB", CheckStatus::Pass, "", {}};
+  cuzk::engine::check_kind_gpus(cfg, devices, porep32_layout(), pce, capped);
+  EXPECT_EQ(capped.status, CheckStatus::Fail) << capped.message;
+  EXPECT_TRUE(contains(capped.message, "gpus.memory_limit is below the smallest workable cap")) << capped.message;
+  EXPECT_TRUE(contains(capped.message, "gpu:1 (4.0 GiB, gpus.memory_limit)")) << capped.message;
+
+  // The CPU backend: no GPU lines at all.
+  cfg.gpus.backend = "cpu";
+  CheckResult cpu{"kind", "porep:32GiB", CheckStatus::Pass, "host", {}};
+  cuzk::engine::check_kind_gpus(cfg, devices, porep32_layout(), pce, cpu);
+  EXPECT_EQ(cpu.message, "host");
+  EXPECT_TRUE(cpu.facts.empty());
+}

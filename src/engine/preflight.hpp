@@ -15,7 +15,9 @@
 #include <variant>
 #include <vector>
 
+#include "backend/device_report.hpp"
 #include "engine/config.hpp"
+#include "groth16/params_file.hpp"
 
 namespace cuzk::engine {
 
@@ -60,5 +62,13 @@ void check_pce_dir(const Config& config, std::vector<CheckResult>& out);
 void check_listen(const Config& config, std::vector<CheckResult>& out);
 // TLS files and the bearer token file read as the daemon reads them; the metrics endpoint's reach.
 void check_access(const Config& config, std::vector<CheckResult>& out);
+
+// Part of check_proof_kinds, on given devices: where a kind with this key layout (and a PCE of
+// pce_bytes, 0 when not extracted yet) proves on each GPU the daemon uses (resident, streamed or
+// the CPU, with the device memory each takes), appended to `r`'s message and facts
+// (gpu:N_placement, gpu:N_device_bytes); the CPU on a GPU warns (fails with gpus.backend = "gpu"),
+// a gpus.memory_limit below the streamed prover's smallest workable cap fails naming that cap.
+void check_kind_gpus(const Config& config, const backend::DeviceReport& devices, const groth16::ParamsLayout& layout,
+                     uint64_t pce_bytes, CheckResult& r);
 
 }  // namespace cuzk::engine

@@ -129,41 +129,6 @@ backend::FitOptions first_fit(const GpusSection& g) {
           .overlap_h = g.overlap_h};
 }
 
-// Where a kind proves on each GPU the daemon uses (resident, streamed or CPU, with the device
-// memory each takes), against the device's total (the daemon evicts idle provers of other
-// circuits to make room) or its gpus.memory_limit: appended to `r` (message, facts, status).
-// A cap below the streamed prover's smallest arrangement is a failure naming that cap.
-void check_kind_gpus(const Config& config, const backend::DeviceReport& devices, const groth16::ParamsLayout& layout,
-                     uint64_t pce_bytes, CheckResult& r) {
-  if (config.gpus.backend == "cpu" || devices.devices.empty()) return;
-  const groth16::KeySizes key = groth16::KeySizes::of(layout);
-  const gpu::StreamedShape shape{layout.num_inputs(), layout.num_aux(), layout.domain_size(), pce_bytes};
-  const bool required = config.gpus.backend == "gpu";
-  for (const auto& d : devices.devices) {
-    const auto& only = config.gpus.devices;
-    if (!only.empty() && std::find(only.begin(), only.end(), static_cast<unsigned>(d.ordinal)) == only.end()) continue;
-    const uint64_t cap = config.gpus.memory_limit_of(static_cast<unsigned>(d.ordinal));
-    const uint64_t room = cap == 0 ? d.total_memory : std::min<uint64_t>(cap, d.total_memory);
-    const backend::PlacementChoice c = backend::plan_placement(room, key, shape, first_fit(config.gpus));
-    const std::string gpu = "gpu:" + std::to_string(d.ordinal);
-    r.message +=
-        "; " + gpu + " (" + format_bytes(room) + (cap != 0 ? ", gpus.memory_limit" : "") + "): " + c.describe();
-    r.facts.emplace_back(gpu + "_placement", std::string(backend::where_name(c.where)));
-    r.facts.emplace_back(gpu + "_device_bytes", c.device_bytes);
-    if (c.where != backend::Where::Cpu) continue;
-    if (cap != 0 && cap < c.streamed.smallest_cap && c.streamed.smallest_cap <= d.total_memory) {
-      r.status = CheckStatus::Fail;
-      r.message += " (gpus.memory_limit is below the smallest workable cap, " + format_bytes(c.streamed.smallest_cap) +
-                   ": raise it to at least that)";
-      r.facts.emplace_back(gpu + "_smallest_cap", c.streamed.smallest_cap);
-      continue;
-    }
-    r.status = std::max(r.status, required ? CheckStatus::Fail : CheckStatus::Warn);
-    r.message += required ? " (gpus.backend = \"gpu\": its proofs fail)" : " (its proofs run on the CPU: much slower)";
-  }
-  if (pce_bytes == 0) r.message += "; PCE not extracted yet: its size is not counted";
-}
-
 // One proof kind: keys present, host memory for key + PCE + one partition, device memory.
 CheckResult check_kind(const Config& config, const CircuitRegistry& registry, const backend::DeviceReport& devices,
                        const std::string& id, uint64_t budget) {
@@ -213,6 +178,41 @@ CheckResult check_kind(const Config& config, const CircuitRegistry& registry, co
 }
 
 }  // namespace
+
+// Where a kind proves on each GPU the daemon uses (resident, streamed or CPU, with the device
+// memory each takes), against the device's total (the daemon evicts idle provers of other
+// circuits to make room) or its gpus.memory_limit: appended to `r` (message, facts, status).
+// A cap below the streamed prover's smallest arrangement is a failure naming that cap.
+void check_kind_gpus(const Config& config, const backend::DeviceReport& devices, const groth16::ParamsLayout& layout,
+                     uint64_t pce_bytes, CheckResult& r) {
+  if (config.gpus.backend == "cpu" || devices.devices.empty()) return;
+  const groth16::KeySizes key = groth16::KeySizes::of(layout);
+  const gpu::StreamedShape shape{layout.num_inputs(), layout.num_aux(), layout.domain_size(), pce_bytes};
+  const bool required = config.gpus.backend == "gpu";
+  for (const auto& d : devices.devices) {
+    const auto& only = config.gpus.devices;
+    if (!only.empty() && std::find(only.begin(), only.end(), static_cast<unsigned>(d.ordinal)) == only.end()) continue;
+    const uint64_t cap = config.gpus.memory_limit_of(static_cast<unsigned>(d.ordinal));
+    const uint64_t room = cap == 0 ? d.total_memory : std::min<uint64_t>(cap, d.total_memory);
+    const backend::PlacementChoice c = backend::plan_placement(room, key, shape, first_fit(config.gpus));
+    const std::string gpu = "gpu:" + std::to_string(d.ordinal);
+    r.message +=
+        "; " + gpu + " (" + format_bytes(room) + (cap != 0 ? ", gpus.memory_limit" : "") + "): " + c.describe();
+    r.facts.emplace_back(gpu + "_placement", std::string(backend::where_name(c.where)));
+    r.facts.emplace_back(gpu + "_device_bytes", c.device_bytes);
+    if (c.where != backend::Where::Cpu) continue;
+    if (cap != 0 && cap < c.streamed.smallest_cap && c.streamed.smallest_cap <= d.total_memory) {
+      r.status = CheckStatus::Fail;
+      r.message += " (gpus.memory_limit is below the smallest workable cap, " + format_bytes(c.streamed.smallest_cap) +
+                   ": raise it to at least that)";
+      r.facts.emplace_back(gpu + "_smallest_cap", c.streamed.smallest_cap);
+      continue;
+    }
+    r.status = std::max(r.status, required ? CheckStatus::Fail : CheckStatus::Warn);
+    r.message += required ? " (gpus.backend = \"gpu\": its proofs fail)" : " (its proofs run on the CPU: much slower)";
+  }
+  if (pce_bytes == 0) r.message += "; PCE not extracted yet: its size is not counted";
+}
 
 void check_parameter_files(const Config& config, const PreflightOptions& options, std::vector<CheckResult>& out) {
   const std::string& dir = config.srs.param_dir;
