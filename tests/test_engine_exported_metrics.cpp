@@ -31,7 +31,7 @@ TEST(EngineExportedMetrics, PartitionWaitsPartsLoadsAndSampledTotals) {
     EXPECT_EQ(metric(engine, "cuzk_device_part_seconds_count{part=\"upload\"}"), 0);
     EXPECT_NE(engine.metrics_text().find("\ncuzk_device_part_seconds_count{part=\"upload\"} 0\n"), std::string::npos)
         << "every part is exported from the start";
-    // The CPU's prover lane: busy for the device stages, no more than the workers' own seconds.
+    // The CPU's prover lane (one worker: test_config) is busy for exactly its device stages.
     const double busy = metric(engine, "cuzk_prover_busy_seconds_total{backend=\"cpu\"}");
     const double prover_stage = metric(engine, "cuzk_stage_seconds_sum{stage=\"prove\"}");
     EXPECT_GT(busy, 0);
