@@ -90,7 +90,8 @@ def tokens(expr):
             out.append(("brace", expr[i + 1:j]))
             i = j + 1
         elif c == "[":
-            j = expr.index("]", i)
+            j = expr.find("]", i)
+            j = len(expr) if j < 0 else j
             out.append(("range", expr[i + 1:j]))
             i = j + 1
         elif c == "$":
