@@ -2,7 +2,8 @@
 // fake stages over fake jobs. Every way an item leaves the pipeline (dropped by admit, failed by
 // admit or run, its job dead, a closed queue, the end) returns its lookahead slot and its memory;
 // failures read "partition N <label>: ..."; a stage without a queue runs on the same worker;
-// status sees each worker's stage and its item's proof kind.
+// status sees each worker's stage and its item's proof kind; a lane's busy time counts its
+// overlapping workers once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -255,6 +256,60 @@ TEST(Pipeline, AStageWithoutAQueueRunsOnTheSameWorkerAndStatusSeesStagesAndKinds
   EXPECT_EQ(q[1].proof_kind, "porep_c2");
   EXPECT_EQ(q[1].pending, 3u);
   EXPECT_EQ(q[1].in_progress, 0u);
+}
+
+// A lane's busy seconds count the time at least one of its workers is busy: two workers of one
+// GPU running at once count once (their own busy seconds count twice), a running item counts
+// before it ends, and a lane without workers counts nothing.
+TEST(Pipeline, ALanesBusySecondsCountOverlappingWorkersOnce) {
+  WorkQueue<WorkItem> q;
+  std::mutex mu;
+  std::condition_variable cv;
+  int started = 0, done = 0;
+  bool release = false;
+  Pipeline p([](const std::shared_ptr<Job>&, const std::string&) {});
+  Stage device{.id = StageId::Device, .label = "prover", .queue = &q};
+  device.run = [&](WorkItem&, const StageWorker&) {
+    std::unique_lock lock(mu);
+    ++started;
+    cv.notify_all();
+    cv.wait(lock, [&] { return release; });  // both items run at once, until released
+  };
+  device.done = [&](WorkItem&, Clock::time_point, double) {
+    std::lock_guard lock(mu);
+    ++done;
+    cv.notify_all();
+    return std::vector<WorkItem>{};
+  };
+  p.add_stage(std::move(device));
+  p.add_worker(0, "prover-gpu0-0", 0);
+  p.add_worker(0, "prover-gpu0-1", 0);
+  auto job = Harness::job();
+  for (uint32_t i = 0; i < 2; ++i) q.push(job->key(i), WorkItem{.job = job, .index = i});
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return started == 2; }));
+  }
+  std::this_thread::sleep_for(150ms);
+  EXPECT_GE(p.lane_busy_seconds(StageId::Device, 0), 0.15);  // counted while running
+  {
+    std::unique_lock lock(mu);
+    release = true;
+    cv.notify_all();
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return done == 2; }));
+  }
+  const double lane = p.lane_busy_seconds(StageId::Device, 0);
+  double workers = 0;
+  for (const WorkerView& w : p.workers()) workers += w.info.busy_seconds;
+  EXPECT_GE(lane, 0.15);
+  EXPECT_GE(workers, 0.3);
+  EXPECT_LT(lane, workers - 0.1) << "the overlap was counted twice";
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(p.lane_busy_seconds(StageId::Device, 0), lane) << "an idle lane's seconds stay";
+  EXPECT_EQ(p.lane_busy_seconds(StageId::Device, 1), 0.0);
+  EXPECT_EQ(p.lane_busy_seconds(StageId::Synthesize, 0), 0.0);
+  q.close();
+  p.join();
 }
 
 TEST(Pipeline, StagesAreCheckedWhenAdded) {

@@ -225,6 +225,12 @@ TEST_F(GrpcServiceTest, RefusedProofRequestsAreLogged) {
   EXPECT_EQ(lines[1], "request_refused request_id=porep-1000-7 kind=GENERIC bytes=" +
                           std::to_string(preq.submit().ByteSizeLong()) +
                           " code=RESOURCE_EXHAUSTED reason=\"fake failure for err:exhausted\" suppressed_before=0");
+  // And counted by code, for the metrics (the accepted request is not).
+  const std::string metrics = service_->metrics_text();
+  EXPECT_NE(metrics.find("\ncuzk_requests_refused_total{code=\"INVALID_ARGUMENT\"} 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\ncuzk_requests_refused_total{code=\"RESOURCE_EXHAUSTED\"} 1\n"), std::string::npos)
+      << metrics;
+  EXPECT_EQ(metrics.find("cuzk_requests_refused_total{code=\"OK\"}"), std::string::npos) << metrics;
 }
 
 // A client retrying a refused request in a loop does not flood the log: past the burst, lines are
@@ -244,6 +250,10 @@ TEST(RefusalLog, IsRateLimitedAndCountsWhatItHeldBack) {
   ASSERT_EQ(log.count("request_refused"), 3u);
   EXPECT_NE(log.lines("request_refused")[2].find("suppressed_before=3"), std::string::npos)
       << log.lines("request_refused")[2];
+  // The metric counts every refusal, logged or held back.
+  EXPECT_NE(refusals.metrics_text().find("\ncuzk_requests_refused_total{code=\"INVALID_ARGUMENT\"} 6\n"),
+            std::string::npos)
+      << refusals.metrics_text();
 }
 
 void expect_completed(const v1::AwaitProofResponse& r, const std::string& job_id) {

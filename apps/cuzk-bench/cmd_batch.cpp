@@ -25,6 +25,7 @@
 #include "snap_request.hpp"
 #include "status_sampler.hpp"
 #include "timeline.hpp"
+#include "timeline_files.hpp"
 
 namespace cuzk::bench {
 
@@ -342,30 +343,6 @@ void record_answer(ProofRecord& r, const Answer& ans, bool no_verify, Client& cl
   }
 }
 
-void timeline_answer(Timeline& timeline, const ProofRecord& r) {
-  if (r.cancelled) {
-    timeline.event(r.done_s * 1e3, "cancelled", r.index, r.job_id, "");
-  } else if (r.completed) {
-    timeline.event(r.done_s * 1e3, "complete", r.index, r.job_id,
-                   "latency_ms=" + fmt_fixed(r.latency_ms, 1) + ";queue_wait_ms=" + std::to_string(r.queue_wait_ms) +
-                       ";synthesis_ms=" + std::to_string(r.synthesis_ms) + ";prove_ms=" + std::to_string(r.prove_ms) +
-                       ";total_ms=" + std::to_string(r.total_ms));
-    // Each partition at its synthesis start (on this clock: submission + the daemon's offset).
-    for (const auto& p : r.parts) {
-      const double wait = p.prove_start_ms() - p.synthesis_start_ms() - p.synthesis_ms();
-      timeline.event(r.submit_s * 1e3 + p.synthesis_start_ms(), "partition", r.index, r.job_id,
-                     "index=" + std::to_string(p.index()) + ";synthesis_ms=" + fmt_fixed(p.synthesis_ms(), 1) +
-                         ";prover_wait_ms=" + fmt_fixed(wait, 1) + ";prove_ms=" + fmt_fixed(p.prove_ms(), 1) +
-                         ";upload_ms=" + fmt_fixed(p.upload_ms(), 1) + ";matvec_ms=" + fmt_fixed(p.matvec_ms(), 1) +
-                         ";h_ms=" + fmt_fixed(p.h_ms(), 1) + ";msm_g1_ms=" + fmt_fixed(p.msm_g1_ms(), 1) +
-                         ";msm_g2_ms=" + fmt_fixed(p.msm_g2_ms(), 1) + ";finalize_ms=" + fmt_fixed(p.finalize_ms(), 1) +
-                         ";backend=" + p.backend());
-    }
-  } else {
-    timeline.event(r.done_s * 1e3, "fail", r.index, r.job_id, r.error);
-  }
-}
-
 // Runs `n` proofs with at most `j` in flight. Times are seconds since `start`.
 PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions& o, const BatchSource& src,
                       const std::vector<v1::Priority>& priorities, uint64_t n, Clock::time_point start,
@@ -409,7 +386,7 @@ PhaseResult run_phase(Client& client, const GlobalOptions& g, const BatchOptions
       r.done_s = since(t_done);
       r.latency_ms = std::chrono::duration<double, std::milli>(t_done - t_submit).count();
       record_answer(r, ans, o.no_verify, client);
-      if (timeline) timeline_answer(*timeline, r);
+      if (timeline) log_answer(*timeline, r);
       progress.proof_done(r, r.done_s);
       // Last: from here on the verifier thread owns r.valid and r.error.
       if (r.completed && !o.no_verify) {
@@ -550,12 +527,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
     return 2;
   }
   Timeline timeline;
-  if (!o.timeline.empty()) {
-    if (auto t = Timeline::open(timeline, o.timeline); !t) {
-      std::cerr << "cuzk-bench: " << t.error() << "\n";
-      return 1;
-    }
-  }
+  if (const int rc = open_timeline(o, timeline); rc != 0) return rc;
   const std::string id_prefix = new_request_id();
 
   if (o.warmup > 0) {
@@ -575,6 +547,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
   });
   const std::vector<StatusSample> samples = sampler.samples();
   if (auto c = timeline.close(); !c) std::cerr << "cuzk-bench: " << c.error() << "\n";
+  const bool picture_ok = write_picture(o, timeline);
 
   const uint64_t failed = report_batch(
       g, o,
@@ -585,7 +558,7 @@ int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& option
               << "\n";
   }
   if (interrupted()) std::cerr << "cuzk-bench: interrupted\n";
-  return failed == 0 && !interrupted() ? 0 : 1;
+  return failed == 0 && picture_ok && !interrupted() ? 0 : 1;
 }
 
 }  // namespace cuzk::bench

@@ -57,6 +57,7 @@ struct BatchOptions {
   uint32_t partitions = 1;
   std::string priority = "default";  // a comma-separated list: proof i gets entry i mod its length
   std::string timeline;
+  std::string timeline_svg;  // the batch's timeline as a picture
   uint64_t warmup = 0;
   uint64_t timeout_ms = 0;
   uint64_t cancel_every = 0;      // cancel proof i when i % cancel_every == cancel_every - 1; 0: none
@@ -68,6 +69,11 @@ struct BatchOptions {
 int run_batch(Client& client, const GlobalOptions& g, const BatchOptions& o, nlohmann::json& json);
 
 int run_status(Client& client, const GlobalOptions& g, nlohmann::json& json);
+struct StatusOptions {
+  std::optional<double> watch_s;  // --watch: refresh every this many seconds
+  uint64_t count = 0;             // --count: stop after this many refreshes; 0: until Ctrl-C
+};
+int run_status_watch(Client& client, const GlobalOptions& g, const StatusOptions& o, nlohmann::json& json);
 int run_preload(Client& client, const GlobalOptions& g, const std::string& circuit, nlohmann::json& json);
 int run_evict(Client& client, const GlobalOptions& g, const std::string& circuit, nlohmann::json& json);
 int run_metrics(Client& client, const GlobalOptions& g, nlohmann::json& json);

@@ -39,6 +39,7 @@ struct Cli {
   SingleOptions single;
   BatchOptions batch;
   std::string preload_circuit, evict_circuit, cancel_job;
+  StatusOptions status;
   PceBenchOptions pce;
 };
 
@@ -160,6 +161,9 @@ void add_batch(CLI::App& app, Cli& o) {
                 "await_timeouts), instead of one Prove call")
       ->check(CLI::Range(uint64_t{1}, uint64_t{86400000}));
   b->add_option("--timeline", o.batch.timeline, "Write a CSV of events: t_ms,event,proof_index,job_id,detail");
+  b->add_option("--timeline-svg", o.batch.timeline_svg,
+                "Draw the batch's timeline as an SVG picture: each partition's stages as bars on a time axis, one "
+                "row per partition in flight per GPU, the proofs' completions marked");
   b->add_option("--warmup", o.batch.warmup, "Unmeasured proofs to run first (default 0)");
   b->add_option("--timeout-ms", o.batch.timeout_ms, "Per-proof limit; a proof past it fails (default: none)");
   b->add_option("--sample-ms", o.batch.sample_ms, "GetStatus sampling interval (default 100)")
@@ -168,7 +172,18 @@ void add_batch(CLI::App& app, Cli& o) {
 }
 
 void add_admin(CLI::App& app, Cli& o) {
-  app.add_subcommand("status", "The daemon's status: workers, queues, loaded keys and circuits, memory");
+  auto* st = app.add_subcommand("status", "The daemon's status: workers, queues, loaded keys and circuits, memory");
+  auto* watch = st->add_option_function<double>(
+                      "--watch", [&o](double s) { o.status.watch_s = s; },
+                      "Refresh a compact view every SECONDS (default 2) until Ctrl-C: jobs, the queue by priority, "
+                      "the provers (GPUs) busy, memory, operations in progress")
+                    ->expected(0, 1)
+                    ->default_str("2")
+                    ->type_name("[SECONDS]")
+                    ->check(CLI::Range(0.1, 86400.0));
+  st->add_option("--count", o.status.count, "With --watch: stop after N refreshes (exit 0)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32))
+      ->needs(watch);
   auto* pre = app.add_subcommand("preload", "Load (or generate) a circuit's keys ahead of use");
   pre->add_option("--circuit", o.preload_circuit, "Circuit id")->required();
   auto* ev = app.add_subcommand("evict", "Drop a circuit's keys from memory");
@@ -215,6 +230,11 @@ int check_usage(const Cli& o, const std::string& name) {
     }
   }
 
+  if (name == "status" && o.status.watch_s && g.json) {
+    std::cerr << "cuzk-bench: status --watch draws a view for people; for scripts, run status --json at the interval "
+                 "you need\n";
+    return 2;
+  }
   if (name == "batch") {
     if (auto p = parse_priority_list(o.batch.priority); !p) {  // before any connection: a usage error
       std::cerr << "cuzk-bench: " << p.error() << "\n";
@@ -265,7 +285,8 @@ int dispatch(const Cli& o, const std::string& name, const std::string& address, 
   }
   if (name == "single") return run_single(*client, g, o.single, json);
   if (name == "batch") return run_batch(*client, g, o.batch, json);
-  if (name == "status") return run_status(*client, g, json);
+  if (name == "status")
+    return o.status.watch_s ? run_status_watch(*client, g, o.status, json) : run_status(*client, g, json);
   if (name == "preload") return run_preload(*client, g, o.preload_circuit, json);
   if (name == "evict") return run_evict(*client, g, o.evict_circuit, json);
   if (name == "metrics") return run_metrics(*client, g, json);

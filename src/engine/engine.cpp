@@ -96,12 +96,29 @@ Engine::Engine(const Config& config, backend::PlacementSetup gpu_setup)
     : config_(config),
       registry_(config_),
       budget_(effective_budget(config_.memory.total_budget, config_.memory.safety_margin, mem_total_bytes())),
-      srs_(budget_, {config_.srs.check_subgroups, config_.memory.eviction_min_idle_s},
+      srs_(budget_,
+           {.check_subgroups = config_.srs.check_subgroups,
+            .eviction_min_idle_s = config_.memory.eviction_min_idle_s,
+            .on_load =
+                [this](double seconds, bool ok) {
+                  if (ok) {
+                    m_.srs_load.observe(seconds);
+                  } else {
+                    m_.srs_load_failures.inc();
+                  }
+                }},
            [this](const CircuitDef& def, int priority, const std::function<bool()>& cancelled) {
              return make_test_keys(def, priority, cancelled);
            }),
       pce_(budget_, {config_.pce.dir, config_.pce.verify_checksums, config_.pce.extract_on_first_use,
-                     config_.memory.eviction_min_idle_s, &operations_}),
+                     config_.memory.eviction_min_idle_s, &operations_,
+                     [this](const char* source, double seconds, bool ok) {
+                       if (ok) {
+                         m_.pce_load(source).observe(seconds);
+                       } else {
+                         m_.pce_load_failures(source).inc();
+                       }
+                     }}),
       started_at_(Clock::now()),
       gpu_setup_(std::move(gpu_setup)) {
   budget_.set_evictor([this](uint64_t needed) {

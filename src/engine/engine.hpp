@@ -116,6 +116,9 @@ class Engine final : public EngineApi {
   void collect_metrics();
 
   Config config_;
+  // Before the caches, which report their loads to them.
+  Metrics metrics_;
+  EngineMetrics m_{metrics_};
   // Before the caches and the GPU pool, which report their long operations to it.
   Operations operations_;
   CircuitRegistry registry_;
@@ -124,8 +127,6 @@ class Engine final : public EngineApi {
   SharedReservations host_held_{budget_};
   SrsManager srs_;
   PceCache pce_;
-  Metrics metrics_;
-  EngineMetrics m_{metrics_};
   std::chrono::steady_clock::time_point started_at_;
 
   mutable std::mutex mu_;

@@ -12,6 +12,9 @@ constexpr const char* kStageHelp = "Time per partition and stage";
 
 EngineMetrics::EngineMetrics(Metrics& m)
     : queue_wait(m.histogram("cuzk_queue_wait_seconds", "Submit to first synthesis, per job")),
+      prover_wait(m.histogram("cuzk_prover_wait_seconds",
+                              "Per partition: from the end of its synthesis to the start of its device stage "
+                              "(waiting for a prover, and on a GPU for the other witness's kernels)")),
       device_errors(m.counter("cuzk_device_errors_total", "Device stages that failed on a GPU (each is retried once)")),
       device_retries(m.counter("cuzk_device_retries_total",
                                "Device stages run again after a device error: on the next GPU, else on the CPU "
@@ -22,16 +25,38 @@ EngineMetrics::EngineMetrics(Metrics& m)
                     "GPU ran out of memory mid-proof")),
       completed_total(m.counter("cuzk_proofs_completed_total", "Proofs completed since start")),
       failed_total(m.counter("cuzk_proofs_failed_total", "Proofs failed since start")),
+      srs_load(m.histogram("cuzk_srs_load_seconds",
+                           "Keys loaded (a .params file read, or TEST-ONLY keys made): seconds per successful load")),
+      srs_load_failures(m.counter("cuzk_srs_load_failures_total", "Key loads that failed or were cancelled")),
       memory_used(m.gauge("cuzk_memory_used_bytes", "Bytes reserved from the memory budget")),
       memory_limit(m.gauge("cuzk_memory_limit_bytes", "The memory budget")),
       memory_peak(m.gauge("cuzk_memory_peak_bytes", "Highest reservation total so far")),
       memory_waiters(m.gauge("cuzk_memory_waiters", "Work waiting for memory")),
       rss(m.gauge("cuzk_process_rss_bytes", "Resident set size of the daemon")),
+      peak_rss(m.gauge("cuzk_process_peak_rss_bytes", "Highest resident set size of the daemon so far")),
       uptime(m.gauge("cuzk_uptime_seconds", "Seconds since the engine started")),
       running_jobs(m.gauge("cuzk_running_jobs", "Jobs submitted and not finished")),
-      registry_(m) {
+      registry_(m),
+      memory_waits_(m.counter("cuzk_memory_waits_total",
+                              "Memory reservations that had to wait for room in the budget (behind others or for "
+                              "eviction)")) {
   for (const char* stage : {"synthesis", "prove", "finalize", "verify"}) {
     stage_seconds_[stage] = &m.histogram("cuzk_stage_seconds", kStageHelp, {{"stage", stage}});
+  }
+  for (const char* part : {"upload", "matvec", "h", "msm_g1", "msm_g2"}) {
+    device_part_[part] = &m.histogram("cuzk_device_part_seconds",
+                                      "Per partition: the device stage's parts where they ran (upload: the witness "
+                                      "to the device, host time; matvec; h; msm_g1; msm_g2, beside the G1 MSMs on a "
+                                      "GPU)",
+                                      {{"part", part}});
+  }
+  for (const char* source : {"file", "extract"}) {
+    pce_load_[source] = &m.histogram("cuzk_pce_load_seconds",
+                                     "PCEs loaded: a cached .pce file opened (file) or extracted from the circuit "
+                                     "(extract), seconds per successful load",
+                                     {{"source", source}});
+    pce_load_failures_[source] =
+        &m.counter("cuzk_pce_load_failures_total", "PCE loads that failed, by source", {{"source", source}});
   }
   for (SynthesisPath p : {SynthesisPath::Pce, SynthesisPath::FullSynthesis, SynthesisPath::Zkey}) {
     synthesized_.at(static_cast<size_t>(p)) =
@@ -66,9 +91,18 @@ void EngineMetrics::add_devices(const std::vector<int>& devices) {
     proved_[backend] = &registry_.counter("cuzk_partitions_proved_total", "Device stages completed, by where they ran",
                                           {{"backend", backend}});
   };
+  auto add_busy = [&](const std::string& backend) {
+    prover_busy_[backend] =
+        &registry_.counter("cuzk_prover_busy_seconds_total",
+                           "Seconds during which at least one prover worker of this GPU (without GPUs: of the CPU) "
+                           "ran a device stage; its rate is the device's busy fraction",
+                           {{"backend", backend}});
+  };
   add("cpu");
+  if (devices.empty()) add_busy("cpu");
   for (int d : devices) {
     add("gpu:" + std::to_string(d));
+    add_busy("gpu:" + std::to_string(d));
     resident_[d] =
         &registry_.gauge("cuzk_gpu_resident_bytes", "Device memory held by resident provers (bases, PCE, buffers)",
                          {{"device", std::to_string(d)}});
@@ -99,6 +133,27 @@ const EngineMetrics::PerKind& EngineMetrics::kind(ProofKind k) const {
 
 Gauge& EngineMetrics::worker_busy(const std::string& worker) {
   return registry_.gauge("cuzk_worker_busy_seconds", "Busy time per worker since start", {{"worker", worker}});
+}
+
+namespace {
+
+// Raises a counter to a sampled total; the caller serializes the calls.
+void raise_to(Counter& c, double total) {
+  if (total > c.value()) c.inc(total - c.value());
+}
+
+}  // namespace
+
+void EngineMetrics::publish_memory_waits(uint64_t total) {
+  std::lock_guard lock(sampled_mu_);
+  raise_to(memory_waits_, static_cast<double>(total));
+}
+
+void EngineMetrics::publish_prover_busy(const std::string& backend, double seconds) {
+  auto it = prover_busy_.find(backend);
+  if (it == prover_busy_.end()) return;
+  std::lock_guard lock(sampled_mu_);
+  raise_to(*it->second, seconds);
 }
 
 }  // namespace cuzk::engine

@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,12 @@ class EngineMetrics {
 
   Histogram& queue_wait;  // submit to first synthesis, per job
   Histogram& stage_seconds(const char* stage);
+  // Per partition, from the end of its synthesis to the start of its device stage: waiting for a
+  // prover and, on a GPU with two witness slots, for the other witness's kernels.
+  Histogram& prover_wait;
+  // The device stage's parts ("upload", "matvec", "h", "msm_g1", "msm_g2"): each observed when
+  // it ran (a CPU device stage has no upload).
+  Histogram& device_part(const char* part) { return *device_part_.at(part); }
   Counter& synthesized(SynthesisPath path) { return *synthesized_.at(static_cast<size_t>(path)); }
   Counter& device_errors;
   Counter& device_retries;
@@ -48,12 +55,21 @@ class EngineMetrics {
   Counter& completed_total;
   Counter& failed_total;
 
+  // Key loads (a .params file read, or test-only keys made) and PCE loads by source ("file": a
+  // cached .pce opened; "extract": extracted from the circuit): the seconds of each that
+  // succeeded, and the ones that failed.
+  Histogram& srs_load;
+  Counter& srs_load_failures;
+  Histogram& pce_load(const char* source) { return *pce_load_.at(source); }
+  Counter& pce_load_failures(const char* source) { return *pce_load_failures_.at(source); }
+
   // Sampled by the collector.
   Gauge& memory_used;
   Gauge& memory_limit;
   Gauge& memory_peak;
   Gauge& memory_waiters;
   Gauge& rss;
+  Gauge& peak_rss;
   Gauge& uptime;
   Gauge& running_jobs;
   Gauge& queue_depth(size_t stage, Priority p) { return *depth_.at(stage).at(static_cast<size_t>(p) - 1); }
@@ -62,6 +78,11 @@ class EngineMetrics {
     return it == resident_.end() ? nullptr : it->second;
   }
   Gauge& worker_busy(const std::string& worker);
+  // Sampled totals published as counters (which only go up): the memory budget's waits, and the
+  // seconds during which a prover lane ("gpu:N", or "cpu" without GPUs) ran at least one device
+  // stage. A lane add_devices did not name is ignored.
+  void publish_memory_waits(uint64_t total);
+  void publish_prover_busy(const std::string& backend, double seconds);
 
  private:
   Metrics& registry_;
@@ -72,6 +93,12 @@ class EngineMetrics {
   std::array<std::array<Gauge*, 4>, kQueuedStages.size()> depth_{};
   std::map<int, Gauge*> resident_;
   std::map<RequestIds::Decision::What, Counter*> reuse_;
+  std::map<std::string, Histogram*> device_part_;
+  std::map<std::string, Histogram*> pce_load_;
+  std::map<std::string, Counter*> pce_load_failures_;
+  std::map<std::string, Counter*> prover_busy_;  // filled at start, read-only after
+  Counter& memory_waits_;
+  std::mutex sampled_mu_;  // publish_*: a counter raised to a sampled total by concurrent renders
 };
 
 }  // namespace cuzk::engine

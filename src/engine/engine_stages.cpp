@@ -249,6 +249,11 @@ void Engine::device(WorkItem& item, size_t gpu_slot) {
   }
   count_failures();
   m_.proved(report.backend).inc();
+  for (const auto& [part, seconds] :
+       {std::pair{"upload", t.upload_s}, std::pair{"matvec", t.matvec_s}, std::pair{"h", t.h_poly_s},
+        std::pair{"msm_g1", t.msm_h_s + t.msm_l_s + t.msm_a_s + t.msm_b_g1_s}, std::pair{"msm_g2", t.msm_b_g2_s}}) {
+    if (seconds > 0) m_.device_part(part).observe(seconds);
+  }
   std::lock_guard lock(mu_);
   PartitionTiming& pt = job.timeline[item.index];
   pt.backend = report.backend;
@@ -272,6 +277,7 @@ std::vector<WorkItem> Engine::proved(WorkItem& item, Clock::time_point t0, doubl
   job.prove_ms += ms - wait;
   pt.prove_start_ms = ms_since(job.submitted, t0) + wait;
   pt.prove_ms = ms - wait;
+  m_.prover_wait.observe(std::max(0.0, pt.prove_start_ms - pt.synthesis_start_ms - pt.synthesis_ms) / 1000);
   std::vector<WorkItem> next;
   next.push_back(std::move(item));
   return next;

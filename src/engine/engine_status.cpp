@@ -113,6 +113,8 @@ void Engine::collect_metrics() {
   m_.memory_peak.set(static_cast<double>(budget_.peak_used()));
   m_.memory_waiters.set(static_cast<double>(budget_.waiters()));
   m_.rss.set(static_cast<double>(process_rss_bytes()));
+  m_.peak_rss.set(static_cast<double>(process_peak_rss_bytes()));
+  m_.publish_memory_waits(budget_.waits());
   m_.uptime.set(std::chrono::duration<double>(Clock::now() - started_at_).count());
   if (gpus_) {
     std::map<int, double> resident;
@@ -137,6 +139,16 @@ void Engine::collect_metrics() {
     }
   }
   pipeline_.publish_busy();
+  // The device stage's lanes are the GPU slots (build_pipeline), or lane 0 on the CPU.
+  if (gpus_ && gpus_->enabled()) {
+    const std::vector<int>& devices = gpus_->devices();
+    for (size_t slot = 0; slot < devices.size(); ++slot) {
+      m_.publish_prover_busy("gpu:" + std::to_string(devices[slot]),
+                             pipeline_.lane_busy_seconds(StageId::Device, static_cast<unsigned>(slot)));
+    }
+  } else {
+    m_.publish_prover_busy("cpu", pipeline_.lane_busy_seconds(StageId::Device, 0));
+  }
   std::lock_guard lock(mu_);
   m_.running_jobs.set(static_cast<double>(unfinished_));
 }

@@ -65,6 +65,13 @@ Result<PceHandle> PceCache::open_file(const std::string& id, const std::string& 
   });
 }
 
+Result<PceHandle> PceCache::open_cached(const std::string& id, const std::string& path, bool check_id) {
+  const auto t0 = Clock::now();
+  Result<PceHandle> r = open_file(id, path, check_id);
+  if (options_.on_load) options_.on_load("file", std::chrono::duration<double>(Clock::now() - t0).count(), r.ok());
+  return r;
+}
+
 size_t PceCache::scan() {
   std::error_code ec;
   fs::create_directories(options_.dir, ec);
@@ -82,7 +89,7 @@ size_t PceCache::scan() {
       continue;
     }
     const std::string id = header->info.circuit_id;
-    auto handle = open_file(id, path, true);
+    auto handle = open_cached(id, path, true);
     if (!handle.ok()) {
       spdlog::warn("pce_skip path={} error=\"{}\"", path, handle.error());
       continue;
@@ -103,12 +110,18 @@ size_t PceCache::scan() {
 Result<PceHandle> PceCache::extract(const CircuitDef& def) {
   Operations::Handle op;
   if (options_.operations) op = options_.operations->start("pce_extract", def.id, "steps");
+  const auto t0 = Clock::now();
+  const auto report = [&](bool ok) {
+    if (options_.on_load) options_.on_load("extract", std::chrono::duration<double>(Clock::now() - t0).count(), ok);
+  };
   try {
     Result<PceHandle> r = build_and_save(def, op);
     if (!r.ok()) op.fail(r.error());
+    report(r.ok());
     return r;
   } catch (const std::exception& e) {
     op.fail(e.what());
+    report(false);
     throw;
   }
 }
@@ -269,7 +282,7 @@ std::optional<Result<PceHandle>> PceCache::load_existing(std::unique_lock<std::m
   }
   slots_[def.id].state = State::Loading;
   lock.unlock();
-  auto handle = open_file(def.id, path, def.source != CircuitSource::Pce);
+  auto handle = open_cached(def.id, path, def.source != CircuitSource::Pce);
   lock.lock();
   Slot& s = slots_[def.id];
   if (handle.ok()) {

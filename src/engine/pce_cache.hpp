@@ -8,6 +8,7 @@
 // evicted, least recently used first, when the budget needs room and nobody uses them.
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,9 @@ struct PceCacheOptions {
   bool extract_on_first_use = true;
   double eviction_min_idle_s = 300;
   Operations* operations = nullptr;  // lists each extraction while it runs (GetStatus)
+  // Called after each load with its source ("file": a cached .pce opened; "extract": extracted,
+  // saved and opened), its seconds and whether it succeeded: the engine's metrics.
+  std::function<void(const char* source, double seconds, bool ok)> on_load = {};
 };
 
 class PceCache {
@@ -68,6 +72,8 @@ class PceCache {
     std::chrono::steady_clock::time_point last_used;
   };
   Result<PceHandle> open_file(const std::string& id, const std::string& path, bool check_id);
+  // open_file for a cached file, reported to on_load as a "file" load.
+  Result<PceHandle> open_cached(const std::string& id, const std::string& path, bool check_id);
   // Extracts, saves and opens the circuit's Pce, as an operation (started, stepped, ended).
   Result<PceHandle> extract(const CircuitDef& def);
   Result<PceHandle> build_and_save(const CircuitDef& def, Operations::Handle& op);

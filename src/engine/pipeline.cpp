@@ -164,28 +164,49 @@ void Pipeline::forward(size_t stage, WorkItem item, StageWorker& w) {
   s.queue->push(key, std::move(item));  // a closed queue drops it, tokens and all
 }
 
+namespace {
+
+uint64_t ns_between(Clock::time_point a, Clock::time_point b) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
+}
+
+}  // namespace
+
 void Pipeline::set_busy(StageWorker& w, const WorkItem* item) {
   const auto now = Clock::now();
   std::lock_guard lock(mu_);
+  LaneBusy& lane = lanes_[{w.stage, w.lane}];
   if (item) {
     w.busy_since = now;
     w.job_id = item->job->id;
     w.partition = item->index;
     w.kind = item->job->kind;
     w.priority = item->job->priority;
+    if (lane.active++ == 0) lane.since = now;
   } else if (w.busy) {
-    w.busy_ns +=
-        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w.busy_since).count());
+    w.busy_ns += ns_between(w.busy_since, now);
     w.job_id.clear();
+    if (--lane.active == 0) lane.ns += ns_between(lane.since, now);
   }
   w.busy = item != nullptr;
 }
 
+double Pipeline::lane_busy_seconds(StageId stage, unsigned lane) const {
+  const auto now = Clock::now();
+  std::lock_guard lock(mu_);
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    if (stages_[s].id != stage) continue;
+    auto it = lanes_.find({s, lane});
+    if (it == lanes_.end()) return 0;
+    const LaneBusy& l = it->second;
+    return static_cast<double>(l.ns + (l.active > 0 ? ns_between(l.since, now) : 0)) / 1e9;
+  }
+  return 0;
+}
+
 double Pipeline::busy_seconds_locked(const StageWorker& w, Clock::time_point now) const {
   uint64_t ns = w.busy_ns;
-  if (w.busy) {
-    ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now - w.busy_since).count());
-  }
+  if (w.busy) ns += ns_between(w.busy_since, now);
   return static_cast<double>(ns) / 1e9;
 }
 

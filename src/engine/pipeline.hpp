@@ -14,11 +14,13 @@
 #include <array>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "engine/job.hpp"
@@ -114,6 +116,11 @@ class Pipeline {
   std::vector<WorkerView> workers() const;
   // Sets each worker's busy_gauge to its busy seconds so far.
   void publish_busy() const;
+  // Seconds so far during which at least one worker of the stage's lane `lane` was busy: the
+  // occupancy of that lane's resource (a GPU's prover workers overlap, one uploading while
+  // another's kernels run, so their busy seconds add up to more than the device's). 0 for a
+  // stage or lane without workers.
+  double lane_busy_seconds(StageId stage, unsigned lane) const;
 
  private:
   void worker_loop(StageWorker& w);
@@ -125,10 +132,19 @@ class Pipeline {
   void set_busy(StageWorker& w, const WorkItem* item);
   double busy_seconds_locked(const StageWorker& w, Clock::time_point now) const;
 
+  // A lane's occupancy: how many of its workers are busy, since when at least one is, and the
+  // nanoseconds of earlier busy spans.
+  struct LaneBusy {
+    unsigned active = 0;
+    Clock::time_point since;
+    uint64_t ns = 0;
+  };
+
   FailJob fail_;
   std::vector<Stage> stages_;
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<StageWorker>> workers_;
+  std::map<std::pair<size_t, unsigned>, LaneBusy> lanes_;  // by (stage, lane), guarded by mu_
   std::vector<std::thread> threads_;
 };
 

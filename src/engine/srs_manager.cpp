@@ -150,8 +150,9 @@ Result<SrsHandle> SrsManager::acquire(const CircuitDef& def, int priority, const
   } catch (const std::exception& e) {
     loaded = make_error("loading the keys of '" + def.id + "' failed: " + e.what());
   }
-  const uint64_t ms =
-      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  const auto took = Clock::now() - t0;
+  const uint64_t ms = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(took).count());
+  if (options_.on_load) options_.on_load(std::chrono::duration<double>(took).count(), loaded.ok());
 
   lock.lock();
   Slot& slot = slots_[def.id];

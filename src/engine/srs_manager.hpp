@@ -94,6 +94,9 @@ struct SrsManagerOptions {
   // Load bellperson keys' host copies at acquire (the CPU proves). False when GPUs prove: they
   // stream the bases from the file, and a host copy is loaded only when a CPU needs it.
   bool host_keys = true;
+  // Called after each load (not for keys already loaded) with its seconds and whether it
+  // succeeded: the engine's metrics.
+  std::function<void(double seconds, bool ok)> on_load = {};
 };
 
 // What the test-only setup made for a circuit.

@@ -324,6 +324,7 @@ std::string ProvingService::metrics_text() {
   std::string text = engine_.metrics_text();
   if (!text.empty() && text.back() != '\n') text += '\n';
   text += metrics_.text();
+  text += refusals_.metrics_text();
   return text;
 }
 

@@ -28,6 +28,9 @@ RefusalLog::Request RefusalLog::summarize(const cuzk::v1::SubmitProofRequest& re
 }
 
 void RefusalLog::record(const Request& request, const grpc::Status& status) {
+  const auto code = static_cast<size_t>(status.error_code());
+  by_code_[code < by_code_.size() ? code : static_cast<size_t>(grpc::StatusCode::UNKNOWN)].fetch_add(
+      1, std::memory_order_relaxed);
   uint64_t held = 0;
   {
     std::lock_guard lock(mu_);
@@ -57,6 +60,20 @@ void RefusalLog::record(const Request& request, const grpc::Status& status) {
 uint64_t RefusalLog::suppressed_total() const {
   std::lock_guard lock(mu_);
   return suppressed_total_;
+}
+
+std::string RefusalLog::metrics_text() const {
+  std::string out =
+      "# HELP cuzk_requests_refused_total SubmitProof and Prove requests refused (malformed, too large, no room, "
+      "shutting down, unauthenticated), by status code.\n"
+      "# TYPE cuzk_requests_refused_total counter\n";
+  for (size_t c = 0; c < by_code_.size(); ++c) {
+    const uint64_t n = by_code_[c].load(std::memory_order_relaxed);
+    if (n == 0) continue;
+    out += std::string("cuzk_requests_refused_total{code=\"") + grpc_code_name(static_cast<grpc::StatusCode>(c)) +
+           "\"} " + std::to_string(n) + "\n";
+  }
+  return out;
 }
 
 }  // namespace cuzk::server

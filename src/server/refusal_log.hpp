@@ -6,12 +6,15 @@
 // next line that is written.
 #include <grpcpp/grpcpp.h>
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
 
 #include "cuzk/v1/proving.pb.h"
+#include "server/rpc_metrics.hpp"
 
 namespace cuzk::server {
 
@@ -29,8 +32,11 @@ class RefusalLog {
   explicit RefusalLog(unsigned burst = 20, std::chrono::seconds window = std::chrono::seconds(60))
       : burst_(burst), window_(window) {}
 
+  // Counts the refusal by status code, then logs it unless the window's lines are spent.
   void record(const Request& request, const grpc::Status& status);
   uint64_t suppressed_total() const;
+  // Prometheus text: cuzk_requests_refused_total{code}, every refusal counted (logged or not).
+  std::string metrics_text() const;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -41,6 +47,7 @@ class RefusalLog {
   unsigned written_ = 0;
   uint64_t held_back_ = 0;  // since the last line written
   uint64_t suppressed_total_ = 0;
+  std::array<std::atomic<uint64_t>, RpcMetrics::kCodes> by_code_{};  // by grpc::StatusCode
 };
 
 }  // namespace cuzk::server
