@@ -1,7 +1,7 @@
 // The streamed device prover (GpuStreamedProver) against the resident GpuProver and the CPU prover
 // (label gpu; skipped without a device):
 //   - built-in circuits (0/1-heavy filecoin-like and full-width chain witnesses, inputs and aux
-//     through the densities) in each arrangement (pce3, pce2, host2), chosen by a cap that fits it
+//     through the densities) in each arrangement (pce3, pce2, stream2, host2), chosen by a cap that fits it
 //     and nothing larger, with chunks of 64 and 512 bases (tens of chunks per MSM): the five sums
 //     equal both references, the proof with fixed r, s is byte-identical and verifies, and the
 //     device memory taken while building and proving (cudaMemGetInfo) stays under the cap;
@@ -116,7 +116,7 @@ TEST_P(StreamedCircuits, SameSumsAndBytesAsTheResidentAndCpuProvers) {
 INSTANTIATE_TEST_SUITE_P(Builtin, StreamedCircuits,
                          ::testing::Combine(::testing::Values("chain:2^10", "filecoin-like:2^10", "filecoin-like:2^12"),
                                             ::testing::Values(StreamedMode::pce3, StreamedMode::pce2,
-                                                              StreamedMode::host2),
+                                                              StreamedMode::stream2, StreamedMode::host2),
                                             ::testing::Values(uint64_t{64}, uint64_t{512})),
                          [](const auto& info) {
                            std::string k = std::get<0>(info.param);
@@ -134,7 +134,7 @@ TEST(GpuStreamed, G2OnTheCpuAndBatches) {
   std::vector<groth16::Witness> ws;
   for (uint64_t seed = 20; seed < 23; ++seed) wit.push_back(f.witness(seed));
   for (const auto& w : wit) ws.push_back({w.inputs, w.aux});
-  for (StreamedMode mode : {StreamedMode::pce3, StreamedMode::pce2, StreamedMode::host2}) {
+  for (StreamedMode mode : {StreamedMode::pce3, StreamedMode::pce2, StreamedMode::stream2, StreamedMode::host2}) {
     for (bool g2 : {true, false}) {
       SCOPED_TRACE(std::string(gpu::to_string(mode)) + (g2 ? ", G2 on the GPU" : ", G2 on the CPU"));
       gpu::GpuStreamedProver prover(key, f.pce,
@@ -151,6 +151,21 @@ TEST(GpuStreamed, G2OnTheCpuAndBatches) {
       EXPECT_EQ(st.base_bytes, 2 * bases);
       EXPECT_GT(t.msm_b_g2_s, 0.0);
     }
+  }
+}
+
+// The NTTs' twiddles as one table (the resident prover's layout) or two small ones: the same sums.
+TEST(GpuStreamed, EitherTwiddleLayoutGivesTheSameSums) {
+  CUZK_REQUIRE_GPU();
+  const auto& f = builtin_fixture("filecoin-like:2^12");
+  const groth16::MemoryKeySource key(f.pk);
+  const auto w = f.witness(31);
+  const groth16::ProofMsms want = cpu_stage1(f, w);
+  for (bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "compact twiddles" : "one twiddle table");
+    gpu::GpuStreamedProver prover(key, f.pce, {.mode = StreamedMode::stream2, .compact_twiddles = compact});
+    EXPECT_EQ(prover.plan().compact_twiddles, compact);
+    expect_same_msms(prover.stage1(w.inputs, w.aux), want);
   }
 }
 
