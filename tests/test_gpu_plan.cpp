@@ -71,8 +71,13 @@ TEST(StreamedPlan, Porep32GiBAtEachCap) {
   EXPECT_EQ(table.chunk_points, gpu::kMinChunk);
   EXPECT_EQ(table.smallest_cap - p10.smallest_cap, (uint64_t{1} << 26) * 32);
   EXPECT_LT(table.smallest_cap, 11 * kGiB);
-  // The largest cap takes the largest chunk.
+  // The largest cap takes the largest chunk, and the one twiddle table (a faster H) since it fits;
+  // at 16 GiB only the two small tables let stream2 fit.
   EXPECT_EQ(gpu::plan_streamed(key, shape, 80 * kGiB).chunk_points, gpu::kMaxChunk);
+  EXPECT_FALSE(gpu::plan_streamed(key, shape, 80 * kGiB).compact_twiddles);
+  EXPECT_GE(gpu::plan_streamed(key, shape, 80 * kGiB).memory.twiddles, (uint64_t{1} << 26) * 32);
+  EXPECT_TRUE(gpu::plan_streamed(key, shape, 16 * kGiB).compact_twiddles);
+  EXPECT_TRUE(p10.compact_twiddles);
 }
 
 TEST(StreamedPlan, SmallestCapIsExact) {

@@ -82,7 +82,11 @@ TEST_P(StreamedCircuits, SameSumsAndBytesAsTheResidentAndCpuProvers) {
   const uint64_t cap = cap_for(f, mode, chunk);
   const groth16::MemoryKeySource key(f.pk);
   const size_t free0 = free_device_memory();
-  gpu::GpuStreamedProver prover(key, f.pce, {.memory_limit = cap, .chunk_points = chunk});
+  // stream2's staging ring (a few MiB) is larger than these PCEs: no cap makes the plan prefer it
+  // to pce2, so it is forced.
+  const std::optional<StreamedMode> forced =
+      mode == StreamedMode::stream2 ? std::optional<StreamedMode>(mode) : std::nullopt;
+  gpu::GpuStreamedProver prover(key, f.pce, {.memory_limit = cap, .mode = forced, .chunk_points = chunk});
   const size_t free1 = free_device_memory();
   SCOPED_TRACE(prover.plan().describe());
   EXPECT_EQ(prover.plan().mode, mode);

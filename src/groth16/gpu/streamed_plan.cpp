@@ -85,6 +85,12 @@ uint64_t h2d_bytes(const groth16::KeySizes& key, const StreamedShape& shape, Str
   return b;
 }
 
+uint64_t host_pinned(const StreamedShape& shape, StreamedMode mode) {
+  return mode == StreamedMode::host2     ? 3 * shape.num_constraints * kFr
+         : mode == StreamedMode::stream2 ? shape.pce_bytes
+                                         : 0;
+}
+
 }  // namespace
 
 const char* to_string(StreamedMode m) {
@@ -197,16 +203,14 @@ StreamedPlan plan_streamed(const groth16::KeySizes& key, const StreamedShape& sh
   plan.cap = cap;
   plan.witnesses_per_pass = o.witnesses_per_pass;
   plan.buffers = o.buffers;
-  plan.compact_twiddles = o.compact_twiddles;
-  auto take = [&](StreamedMode mode, uint64_t k) {
+  auto take = [&](StreamedMode mode, uint64_t k, const StreamedPlanOptions& use) {
     plan.mode = mode;
     plan.chunk_points = k;
     plan.g2_chunk_points = o.b_g2_on_gpu ? g2_chunk_for(k) : 0;
-    plan.memory = streamed_memory(shape, mode, k, o);
+    plan.compact_twiddles = use.compact_twiddles;
+    plan.memory = streamed_memory(shape, mode, k, use);
     plan.h2d_bytes_per_partition = h2d_bytes(key, shape, mode, o);
-    plan.host_pinned_bytes = mode == StreamedMode::host2     ? 3 * shape.num_constraints * kFr
-                             : mode == StreamedMode::stream2 ? shape.pce_bytes
-                                                             : 0;
+    plan.host_pinned_bytes = host_pinned(shape, mode);
   };
   // The largest chunk in [lo, top] (powers of two down from top) with which `mode` fits; 0: none.
   auto largest_fit = [&](StreamedMode mode, uint64_t lo) -> uint64_t {
@@ -223,11 +227,17 @@ StreamedPlan plan_streamed(const groth16::KeySizes& key, const StreamedShape& sh
     if (need < plan.smallest_cap) plan.smallest_cap = need, smallest = mode;
   }
 
+  // The one twiddle table (a faster H) when the chosen arrangement and chunk fit with it, else
+  // the two small tables.
   auto choose = [&](StreamedMode mode, uint64_t k) {
-    take(mode, k);
+    StreamedPlanOptions use = o;
+    use.compact_twiddles = false;
+    if (o.compact_twiddles && streamed_memory(shape, mode, k, use).total() > cap) use.compact_twiddles = true;
+    take(mode, k, use);
     plan.fits = true;
     return plan;
   };
+
   // 1. MatVec on the device with a good chunk: the larger chunk wins, in the modes' order on a tie
   //    (pce3's H runs a, b, c as one batch, as the resident prover's; stream2 moves the PCE).
   StreamedMode best = StreamedMode::pce3;
@@ -243,7 +253,7 @@ StreamedPlan plan_streamed(const groth16::KeySizes& key, const StreamedShape& sh
       if (const uint64_t k = largest_fit(mode, low); k != 0) return choose(mode, k);
   for (StreamedMode mode : modes)
     if (const uint64_t k = largest_fit(mode, low); k != 0) return choose(mode, k);
-  take(smallest, low);
+  take(smallest, low, o);
   return plan;
 }
 

@@ -64,8 +64,9 @@ struct StreamedPlanOptions {
   std::optional<StreamedMode> mode = {};  // forced (tests, benchmarks); otherwise chosen by the cap
   uint64_t chunk_points = 0;              // forced bases per G1 chunk (>= 64); 0: the largest that fits
   unsigned buffers = 3;                   // chunk buffers in the ring (>= 2): copies run buffers - 1 ahead
-  // The NTTs' twiddles as two small tables (gpu::TwiddleLayout::compact: 640 KiB at 2^27) instead
-  // of one of m/2 elements (2 GiB at 2^27).
+  // The NTTs' twiddles may be two small tables (gpu::TwiddleLayout::compact: 640 KiB at 2^27)
+  // instead of one of m/2 elements (2 GiB at 2^27): taken only when the chosen arrangement and
+  // chunk do not fit with the table (the compact one makes H ~1.6x slower). false: the table.
   bool compact_twiddles = true;
   int sms = 144;  // multiprocessors bounding the MSM's slice buffers (H200: 132)
 };
@@ -89,7 +90,7 @@ struct StreamedPlan {
   uint64_t g2_chunk_points = 0;  // bases per G2 chunk (g2_chunk_for; 0: G2 on the CPU)
   unsigned buffers = 3;          // chunk buffers
   unsigned witnesses_per_pass = 1;
-  bool compact_twiddles = true;
+  bool compact_twiddles = true;  // the two small twiddle tables are taken
   uint64_t cap = 0;
   StreamedMemory memory;
   uint64_t smallest_cap = 0;  // the least cap any arrangement works with (these options)
