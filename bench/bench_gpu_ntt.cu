@@ -4,6 +4,7 @@
 // ceiling; the H200's HBM3e peak is ~4.8 TB/s).
 //
 //   bench_gpu_ntt [--min-log 20] [--max-log 27] [--reps 5] [--matvec filecoin-like:2^20]
+//                 [--twiddles table|compact|both]
 //   (--min-log 27 runs only the largest transforms: what a profiler run wants)
 #include <cuda_runtime_api.h>
 
@@ -84,6 +85,11 @@ void bench_copy(size_t bytes) {
   row("d2d copy " + std::to_string(bytes >> 20) + " MiB (read+write)", ms, 2.0 * static_cast<double>(bytes));
 }
 
+gpu::TwiddleLayout g_tw = gpu::TwiddleLayout::table;
+std::string tw_suffix() {
+  return g_tw == gpu::TwiddleLayout::compact ? " (compact twiddles)" : "";
+}
+
 void bench_ntt(unsigned log_n) {
   const size_t n = size_t{1} << log_n;
   gpu::DeviceBuffer<Fr> d(n);
@@ -92,8 +98,8 @@ void bench_ntt(unsigned log_n) {
   const double pass = 2 * vec;  // read + write
   const unsigned p = ntt_passes(log_n);
   for (RootConvention conv : {RootConvention::Zcash}) {
-    const auto dom = gpu::GpuDomain::get(log_n, conv);
-    const std::string sz = " 2^" + std::to_string(log_n);
+    const auto dom = gpu::GpuDomain::get(log_n, conv, g_tw);
+    const std::string sz = " 2^" + std::to_string(log_n) + tw_suffix();
     row("ntt fwd nat->bitrev" + sz,
         median_ms([&] { dom->forward(d.data(), 1, NttOrder::Natural, NttOrder::BitReversed); }), p * pass);
     row("ntt fwd bitrev->nat" + sz,
@@ -123,9 +129,10 @@ void bench_h(unsigned log_n) {
   const double snark_bytes = 3 * 2 * p * pass + 2 * pass;
   const double zcash_bytes = snark_bytes + p * pass;
   for (RootConvention conv : {RootConvention::Zcash, RootConvention::Snarkjs}) {
-    gpu::GpuDomain::get(log_n, conv);
-    const double ms = median_ms([&] { gpu::compute_h(abc.data(), abc.data() + n, abc.data() + 2 * n, log_n, conv); });
-    row(std::string("H ") + poly::to_string(conv) + " 2^" + std::to_string(log_n), ms,
+    gpu::GpuDomain::get(log_n, conv, g_tw);
+    const double ms =
+        median_ms([&] { gpu::compute_h(abc.data(), abc.data() + n, abc.data() + 2 * n, log_n, conv, nullptr, g_tw); });
+    row(std::string("H ") + poly::to_string(conv) + " 2^" + std::to_string(log_n) + tw_suffix(), ms,
         conv == RootConvention::Zcash ? zcash_bytes : snark_bytes);
   }
 }
@@ -166,6 +173,7 @@ void bench_matvec(const std::string& spec_text) {
 int main(int argc, char** argv) {
   unsigned min_log = 20, max_log = 27;
   std::string matvec_spec = "filecoin-like:2^20";
+  std::string twiddles = "table";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--min-log" && i + 1 < argc) {
@@ -176,8 +184,14 @@ int main(int argc, char** argv) {
       g_reps = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--matvec" && i + 1 < argc) {
       matvec_spec = argv[++i];
+    } else if (a == "--twiddles" && i + 1 < argc &&
+               (std::string(argv[i + 1]) == "table" || std::string(argv[i + 1]) == "compact" ||
+                std::string(argv[i + 1]) == "both")) {
+      twiddles = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--min-log 20] [--max-log 27] [--reps 5] [--matvec <builtin spec>|none]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--min-log 20] [--max-log 27] [--reps 5] [--matvec <builtin spec>|none]\n"
+                   "          [--twiddles table|compact|both]\n",
                    argv[0]);
       return 2;
     }
@@ -193,6 +207,16 @@ int main(int argc, char** argv) {
               static_cast<double>(prop.totalGlobalMem) / (1u << 30), g_reps);
   try {
     bench_copy(size_t{1} << 32);
+    if (twiddles != "table") {
+      // The compact layout beside the table at the sizes asked, then the rest with `twiddles`.
+      for (gpu::TwiddleLayout tw : {gpu::TwiddleLayout::table, gpu::TwiddleLayout::compact}) {
+        g_tw = tw;
+        for (unsigned lg = std::max(min_log, 24u); lg <= max_log; ++lg) bench_ntt(lg);
+        if (max_log >= 27) bench_h(27);
+      }
+      g_tw = twiddles == "compact" ? gpu::TwiddleLayout::compact : gpu::TwiddleLayout::table;
+      if (twiddles == "both") return 0;
+    }
     for (unsigned lg = min_log; lg <= max_log; ++lg) bench_ntt(lg);
     // Block-size sensitivity of the largest transform (the default is 256 threads per block).
     for (unsigned t : {128u}) {

@@ -8,10 +8,11 @@
 // behind it). Correctness of the same code is covered at 2 KiB-512 MiB by the GPU tests and the
 // verified daemon runs.
 //   bench_porep_gpu [SIZE=32GiB] [--reps N] [--g2-cpu] [--device D] [--overlap-h 0|1|ab]
-//                   [--streamed CAPS] [--no-resident] [--batch W] [--mode pce3|pce2|host2]
+//                   [--streamed CAPS] [--no-resident] [--batch W] [--mode pce3|pce2|stream2|host2]
 // (--overlap-h: GpuProverOptions::overlap_h; ab: a prover without it, then one with it, in one run)
 // --streamed: the streamed prover (GpuStreamedProver) under each device-memory cap of the comma
-// list, in GiB ("min": the smallest workable cap; "80x2": two witnesses a pass at 80 GiB; "40b2":
+// list, in GiB ("min": the smallest workable cap; "80x2": two witnesses a pass at 80 GiB; "16:host2": that
+// arrangement forced; "40b2":
 // a ring of two chunk buffers instead of three), from one
 // pinned copy of the key; its sums are compared with the resident prover's when that fits the
 // device (--no-resident skips it), else with the first streamed run's ("same_as_reference"). --batch: witnesses per
@@ -75,6 +76,13 @@ bool same_msms(const groth16::ProofMsms& x, const groth16::ProofMsms& y) {
          x.b_g2.to_affine() == y.b_g2.to_affine();
 }
 
+std::optional<gpu::StreamedMode> mode_named(const std::string& m) {
+  for (gpu::StreamedMode mode :
+       {gpu::StreamedMode::pce3, gpu::StreamedMode::pce2, gpu::StreamedMode::stream2, gpu::StreamedMode::host2})
+    if (m == gpu::to_string(mode)) return mode;
+  return std::nullopt;
+}
+
 struct Args {
   std::string size = "32GiB";
   int reps = 3, device = 0;
@@ -109,7 +117,9 @@ bool parse(int argc, char** argv, Args& a) {
       a.batch = static_cast<unsigned>(std::stoul(argv[++i]));
     } else if (std::strcmp(argv[i], "--mode") == 0 && more) {
       const std::string m = argv[++i];
-      a.mode = m == "pce3" ? gpu::StreamedMode::pce3 : m == "pce2" ? gpu::StreamedMode::pce2 : gpu::StreamedMode::host2;
+      const std::optional<gpu::StreamedMode> mode = mode_named(m);
+      if (!mode) return false;
+      a.mode = mode;
     } else if (argv[i][0] != '-') {
       a.size = argv[i];
     } else {
@@ -148,20 +158,26 @@ std::optional<groth16::ProofMsms> run_resident(const Args& a, const groth16::Key
 }
 
 // The streamed prover under one cap (GiB, or "min"), from the shared pinned key.
+// CAP[xW][bR][:MODE]: W witnesses a pass (else --batch), R chunk buffers (else the default, 3),
+// the arrangement forced (else --mode, else the plan's).
 void run_streamed(const Args& a, const std::string& cap_text, std::shared_ptr<const gpu::PinnedHostKey> host_key,
                   const groth16::KeySource& key, const pce::Pce& p, const filecoin::PorepAssignment& w,
                   std::optional<groth16::ProofMsms>& reference, ThreadPool& pool) {
-  // CAP[xW][bR]: W witnesses a pass (else --batch), R chunk buffers (else the default, 3).
-  const size_t x = cap_text.find('x'), b = cap_text.find('b');
-  const std::string cap = cap_text.substr(0, std::min(x, b));
-  const unsigned batch = x == std::string::npos ? a.batch : static_cast<unsigned>(std::stoul(cap_text.substr(x + 1)));
+  const size_t colon = cap_text.find(':');
+  const std::optional<gpu::StreamedMode> forced =
+      colon == std::string::npos ? a.mode : mode_named(cap_text.substr(colon + 1));
+  if (colon != std::string::npos && !forced) throw std::invalid_argument("unknown arrangement in '" + cap_text + "'");
+  const std::string head = cap_text.substr(0, colon);
+  const size_t x = head.find('x'), b = head.find('b');
+  const std::string cap = head.substr(0, std::min(x, b));
+  const unsigned batch = x == std::string::npos ? a.batch : static_cast<unsigned>(std::stoul(head.substr(x + 1)));
   const unsigned buffers = b == std::string::npos ? gpu::GpuStreamedProverOptions{}.buffers
-                                                  : static_cast<unsigned>(std::stoul(cap_text.substr(b + 1)));
+                                                  : static_cast<unsigned>(std::stoul(head.substr(b + 1)));
   gpu::GpuStreamedProverOptions o{.device = a.device,
                                   .b_g2_on_gpu = !a.g2_cpu,
                                   .pool = &pool,
                                   .witnesses_per_pass = batch,
-                                  .mode = a.mode,
+                                  .mode = forced,
                                   .buffers = buffers};
   o.memory_limit = cap == "min" ? gpu::GpuStreamedProver::plan_for(key.sizes(), p, 0, o).smallest_cap
                                 : static_cast<uint64_t>(std::stod(cap) * double(uint64_t{1} << 30));
@@ -212,7 +228,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: bench_porep_gpu [SIZE] [--reps N] [--g2-cpu] [--device D] [--overlap-h 0|1|ab]\n"
                  "                       [--streamed CAP,CAP,...|min] [--no-resident] [--batch W] "
-                 "[--mode pce3|pce2|host2]\n");
+                 "[--mode pce3|pce2|stream2|host2]\n");
     return 2;
   }
   try {

@@ -37,9 +37,9 @@ TEST(StreamedPlan, Porep32GiBAtEachCap) {
     bool fits;
     StreamedMode mode;
   };
-  for (const Want& w :
-       {Want{10, false, StreamedMode::host2}, Want{16, true, StreamedMode::host2}, Want{24, true, StreamedMode::pce2},
-        Want{40, true, StreamedMode::pce3}, Want{80, true, StreamedMode::pce3}}) {
+  for (const Want& w : {Want{10, true, StreamedMode::host2}, Want{16, true, StreamedMode::stream2},
+                        Want{24, true, StreamedMode::stream2}, Want{40, true, StreamedMode::pce3},
+                        Want{80, true, StreamedMode::pce3}}) {
     const gpu::StreamedPlan p = gpu::plan_streamed(key, shape, w.cap_gib * kGiB);
     std::printf("%3llu GiB: %s\n", static_cast<unsigned long long>(w.cap_gib), p.describe().c_str());
     SCOPED_TRACE(p.describe());
@@ -50,18 +50,34 @@ TEST(StreamedPlan, Porep32GiBAtEachCap) {
     if (!p.fits) continue;
     EXPECT_LE(p.memory.total(), w.cap_gib * kGiB);
     EXPECT_GE(p.chunk_points, gpu::kGoodChunk);
-    // Bases (47.4 GB with G2) and z (4.2 GB) every partition; a, b, c (12.5 GB) with MatVec on the host.
-    const double extra = p.mode == StreamedMode::host2 ? 3.0 * 130278869 * 32 : 0;
+    // Bases (47.4 GB with G2) and z (4.2 GB) every partition; a, b, c (12.5 GB) with MatVec on the
+    // host, the PCE (5.2 GB) when it is streamed.
+    const double extra = p.mode == StreamedMode::host2     ? 3.0 * 130278869 * 32
+                         : p.mode == StreamedMode::stream2 ? static_cast<double>(shape.pce_bytes)
+                                                           : 0;
+    EXPECT_EQ(p.host_pinned_bytes, p.mode == StreamedMode::host2     ? uint64_t{3} * 130278869 * 32
+                                   : p.mode == StreamedMode::stream2 ? shape.pce_bytes
+                                                                     : 0);
     EXPECT_NEAR(static_cast<double>(p.h2d_bytes_per_partition), 47.374e9 + 4.165e9 + extra, 0.1e9);
   }
-  // The floor: two domain vectors (8 GiB at m = 2^27) and the twiddle table (2 GiB), the smallest
-  // chunk's buffers and engines.
+  // The floor: two domain vectors (8 GiB at m = 2^27), the smallest chunk's buffers and engines;
+  // with the twiddles as one table of m/2 elements 2 GiB more, and a 10 GiB cap does not fit.
   const gpu::StreamedPlan p10 = gpu::plan_streamed(key, shape, 10 * kGiB);
-  EXPECT_GT(p10.smallest_cap, 10 * kGiB);
-  EXPECT_LT(p10.smallest_cap, 11 * kGiB);
-  EXPECT_EQ(p10.chunk_points, gpu::kMinChunk);
-  // The largest cap takes the largest chunk.
+  EXPECT_GT(p10.smallest_cap, 8 * kGiB + gpu::streamed_memory(shape, StreamedMode::host2, gpu::kMinChunk).chunks);
+  EXPECT_LT(p10.smallest_cap, 9 * kGiB);
+  EXPECT_EQ(p10.chunk_points, gpu::kGoodChunk);
+  const gpu::StreamedPlan table = gpu::plan_streamed(key, shape, 10 * kGiB, {.compact_twiddles = false});
+  EXPECT_FALSE(table.fits);
+  EXPECT_EQ(table.chunk_points, gpu::kMinChunk);
+  EXPECT_EQ(table.smallest_cap - p10.smallest_cap, (uint64_t{1} << 26) * 32);
+  EXPECT_LT(table.smallest_cap, 11 * kGiB);
+  // The largest cap takes the largest chunk, and the one twiddle table (a faster H) since it fits;
+  // at 16 GiB only the two small tables let stream2 fit.
   EXPECT_EQ(gpu::plan_streamed(key, shape, 80 * kGiB).chunk_points, gpu::kMaxChunk);
+  EXPECT_FALSE(gpu::plan_streamed(key, shape, 80 * kGiB).compact_twiddles);
+  EXPECT_GE(gpu::plan_streamed(key, shape, 80 * kGiB).memory.twiddles, (uint64_t{1} << 26) * 32);
+  EXPECT_TRUE(gpu::plan_streamed(key, shape, 16 * kGiB).compact_twiddles);
+  EXPECT_TRUE(p10.compact_twiddles);
 }
 
 TEST(StreamedPlan, SmallestCapIsExact) {
@@ -94,13 +110,18 @@ TEST(StreamedPlan, ArrangementFormulas) {
     const auto pce3 = gpu::streamed_memory(shape, StreamedMode::pce3, 1 << 20, o);
     const auto pce2 = gpu::streamed_memory(shape, StreamedMode::pce2, 1 << 20, o);
     const auto host2 = gpu::streamed_memory(shape, StreamedMode::host2, 1 << 20, o);
+    const auto stream2 = gpu::streamed_memory(shape, StreamedMode::stream2, 1 << 20, o);
+    EXPECT_EQ(stream2.vectors, pce2.vectors);
+    EXPECT_EQ(stream2.pce, 2 * gpu::kPceBlockBytes);  // the staging ring instead of the PCE
     EXPECT_EQ(pce3.vectors, 2 * d + w * (d + z));
     EXPECT_EQ(pce2.vectors, d + w * (d + z));
     EXPECT_EQ(host2.vectors, w * 2 * d);
     EXPECT_EQ(pce3.pce, shape.pce_bytes);
     EXPECT_EQ(host2.pce, 0u);
     EXPECT_EQ(pce2.chunks, 3 * (uint64_t{1} << 20) * 96);  // a ring of three
-    EXPECT_GE(pce2.twiddles, m / 2 * 32);
+    EXPECT_LT(pce2.twiddles, 16u << 20);                   // compact: two small tables and the coset power tables
+    EXPECT_EQ(gpu::streamed_memory(shape, StreamedMode::pce2, 1 << 20, {.compact_twiddles = false}).twiddles,
+              pce2.twiddles + m / 2 * 32);
     EXPECT_EQ(pce3.msm_scratch, host2.msm_scratch);
   }
   // Two witnesses a pass: each base crosses once for both.

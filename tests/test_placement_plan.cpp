@@ -31,8 +31,8 @@ TEST(PlacementPlan, Porep32GiBOnTheGpusStorageProvidersOwn) {
     const char* mode;  // streamed arrangement
   };
   for (const Want& w :
-       {Want{8, Where::Cpu, ""}, Want{12, Where::Streamed, "host2"}, Want{16, Where::Streamed, "host2"},
-        Want{24, Where::Streamed, "pce2"}, Want{80, Where::Streamed, "pce3"}, Want{141, Where::Resident, ""}}) {
+       {Want{8, Where::Cpu, ""}, Want{12, Where::Streamed, "host2"}, Want{16, Where::Streamed, "stream2"},
+        Want{24, Where::Streamed, "stream2"}, Want{80, Where::Streamed, "pce3"}, Want{141, Where::Resident, ""}}) {
     const backend::PlacementChoice c =
         backend::plan_placement(w.gib * kGiB, porep32_key(), porep32_shape(), daemon_fit());
     std::printf("%3llu GiB: %s\n", static_cast<unsigned long long>(w.gib), c.describe().c_str());

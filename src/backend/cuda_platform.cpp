@@ -66,11 +66,11 @@ class GpuStreamedPceProver final : public DeviceProver {
   GpuStreamedPceProver(const PceKey& key, int device, const FitOptions& fit)
       : host_(reserve(*key.key, fit)), prover_(*key.key, *key.pce, options(device, fit)) {
     prover_.inject_failures(fit.test_inject_failures);
-    // With MatVec on the host, a stage holds a, b, c there (the domain size each) besides the
-    // partition's witness: one stage at a time per prover.
-    if (fit.reserve_host && prover_.plan().mode == gpu::StreamedMode::host2) {
-      const uint64_t m = poly::Domain::size_for(prover_.shape().num_constraints);
-      host2_ = fit.reserve_host(name() + "#host-matvec#" + gpu::PinnedHostKey::identity_of(*key.key), 3 * m * 32);
+    // The prover's own pinned host memory besides the key: a, b, c with MatVec on the host
+    // (host2), the PCE's copy when it is streamed to the device (stream2).
+    if (fit.reserve_host && prover_.plan().host_pinned_bytes > 0) {
+      pinned_ = fit.reserve_host(name() + "#host-pinned#" + gpu::PinnedHostKey::identity_of(*key.key),
+                                 prover_.plan().host_pinned_bytes);
     }
   }
   std::string name() const override { return "gpu:" + std::to_string(prover_.device()); }
@@ -94,7 +94,7 @@ class GpuStreamedPceProver final : public DeviceProver {
   }
   HostReservation host_;  // before the prover: the reservation outlives its pinned copy
   gpu::GpuStreamedProver prover_;
-  HostReservation host2_;  // host2: a, b, c on the host
+  HostReservation pinned_;  // host2's a, b, c or stream2's PCE
 };
 
 class GpuZkeyProver final : public DeviceProver {

@@ -7,8 +7,10 @@
 // take natural order to bit-reversed order (Gentleman-Sande, the CPU's dif_block). A DIT stage
 // (b = 0..N-1) multiplies first: t = x_{i+h} * w_{2h}^(i mod h), x_i' = x_i + t, x_{i+h}' = x_i - t,
 // and takes bit-reversed order to natural order (Cooley-Tukey). w_{2h}^e = w_n^(e * n/2h), read from
-// one table of w_n^j, j < n/2; w_n^-e = -w_n^(n/2 - e) for 0 < e < n/2, so the inverse transform
-// shares that table.
+// one table of w_n^j, j < n/2 (TwiddleLayout::table, n/2 elements: 2 GiB at 2^27), or made from two
+// small ones as lo[j mod 4096] * hi[j / 4096] (TwiddleLayout::compact, 640 KiB at 2^27: one more
+// product per butterfly, reads that stay in L2); w_n^-e = -w_n^(n/2 - e) for 0 < e < n/2, so the
+// inverse transform shares the tables.
 //
 // One kernel pass runs k consecutive stages b in [s, s+k) on blocks of E = 2^(k+c) elements: the
 // 2^k values of index bits [s, s+k) times 2^c consecutive low indices (bits [0, c), c <= 3, so
@@ -60,21 +62,34 @@ __device__ __forceinline__ uint32_t bitrev(uint32_t i, unsigned log_n) {
   return __brev(i) >> (32 - log_n);
 }
 
-__device__ __forceinline__ Fr twiddle(const Fr* table, uint32_t e, bool inv, unsigned log_n) {
-  if (!inv) return load_fr(table + e);
+// w_n^j for j < n/2: from the full table, or lo[j mod 4096] * hi[j / 4096] (compact).
+template <bool kCompact>
+__device__ __forceinline__ Fr root_power(const Fr* table, const Fr* lo, const Fr* hi, uint32_t j) {
+  if constexpr (kCompact) {
+    return load_fr(lo + (j & ((1u << kPowLoLog) - 1))) * load_fr(hi + (j >> kPowLoLog));
+  } else {
+    return load_fr(table + j);
+  }
+}
+
+template <bool kCompact>
+__device__ __forceinline__ Fr twiddle(const Fr* table, const Fr* lo, const Fr* hi, uint32_t e, bool inv,
+                                      unsigned log_n) {
+  if (!inv) return root_power<kCompact>(table, lo, hi, e);
   if (e == 0) return Fr::one();
-  return -load_fr(table + ((1u << (log_n - 1)) - e));
+  return -root_power<kCompact>(table, lo, hi, (1u << (log_n - 1)) - e);
 }
 
 struct PassParams {
   Fr* data;
-  const Fr* table;
+  const Fr* table;          // TwiddleLayout::table
+  const Fr *tw_lo, *tw_hi;  // TwiddleLayout::compact
   unsigned log_n, s, k, c;
   bool inv;
   PowTab pre, post;
 };
 
-template <bool kDit>
+template <bool kDit, bool kCompact>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) ntt_pass_kernel(PassParams p) {
   extern __shared__ uint32_t smem[];  // word-major: word j of element l at smem[j * E + l]
   const unsigned E = 1u << (p.k + p.c);
@@ -116,7 +131,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) ntt_pass_kernel(PassPara
         y0 = x0 + x1;
         y1 = x0 - x1;
       } else {
-        const Fr w = twiddle(p.table, e, p.inv, p.log_n);
+        const Fr w = twiddle<kCompact>(p.table, p.tw_lo, p.tw_hi, e, p.inv, p.log_n);
         if constexpr (kDit) {
           const Fr t = x1 * w;
           y0 = x0 + t;
@@ -236,11 +251,11 @@ int current_device() {
 
 // Blocks of 2048 elements need 64 KiB of dynamic shared memory (opt-in above 48 KiB). Set on the
 // current device each time a domain is built there (cheap; covers every device a process uses).
-template <bool kDit>
+template <bool kDit, bool kCompact>
 void enable_large_smem() {
-  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit, kCompact>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (1 << kMaxBlockLog) * 32));
-  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>, cudaFuncAttributePreferredSharedMemoryCarveout,
+  CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit, kCompact>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        cudaSharedmemCarveoutMaxShared));
 }
 
@@ -255,7 +270,9 @@ struct GpuDomainState {
   poly::RootConvention conv{};
   poly::Domain host;
   int device = 0;
-  DeviceBuffer<Fr> table;  // w^j, j < n/2
+  TwiddleLayout layout = TwiddleLayout::table;
+  DeviceBuffer<Fr> table;         // w^j, j < n/2 (TwiddleLayout::table)
+  DeviceBuffer<Fr> tw_lo, tw_hi;  // w^j = tw_lo[j mod 4096] * tw_hi[j / 4096] (TwiddleLayout::compact)
   std::vector<Group> groups;
 
   // Power tables of (c, g) pairs, built on first use.
@@ -300,38 +317,44 @@ struct GpuDomainState {
 
 }  // namespace detail
 
-std::shared_ptr<const GpuDomain> GpuDomain::get(unsigned log_n, poly::RootConvention conv) {
+std::shared_ptr<const GpuDomain> GpuDomain::get(unsigned log_n, poly::RootConvention conv, TwiddleLayout layout) {
   if (log_n < 1 || log_n > poly::kMaxLogDomainSize) {
     throw std::invalid_argument("gpu::GpuDomain: log size " + std::to_string(log_n) + " outside 1.." +
                                 std::to_string(poly::kMaxLogDomainSize));
   }
   static std::mutex mu;
-  static std::map<std::tuple<int, unsigned, int>, std::shared_ptr<const GpuDomain>> cache;
+  static std::map<std::tuple<int, unsigned, int, int>, std::shared_ptr<const GpuDomain>> cache;
   const int dev = current_device();
   std::lock_guard lk(mu);
-  auto key = std::make_tuple(dev, log_n, static_cast<int>(conv));
+  auto key = std::make_tuple(dev, log_n, static_cast<int>(conv), static_cast<int>(layout));
   if (auto it = cache.find(key); it != cache.end()) return it->second;
 
   auto st = std::make_unique<detail::GpuDomainState>(poly::Domain::create(size_t{1} << log_n, conv).value());
   st->log_n = log_n;
   st->conv = conv;
   st->device = dev;
+  st->layout = layout;
   st->groups = plan_groups(log_n);
   const uint32_t half = 1u << (log_n - 1);
-  st->table = DeviceBuffer<Fr>(half);
   {
     const HostPowTables h = host_pow_tables(ff::Fr::one(), st->host.omega(), half);
-    DeviceBuffer<Fr> lo(h.lo.size()), hi(h.hi.size());
-    CUZK_CUDA_CHECK(cudaMemcpy(lo.data(), h.lo.data(), h.lo.size() * 32, cudaMemcpyHostToDevice));
-    CUZK_CUDA_CHECK(cudaMemcpy(hi.data(), h.hi.data(), h.hi.size() * 32, cudaMemcpyHostToDevice));
-    // Legacy default stream: ordered after the copies above; the device sync completes the table
-    // before any other stream can use it (and before lo/hi are freed at the end of this scope).
-    expand_powers_kernel<<<(half + 255) / 256, 256>>>(st->table.data(), lo.data(), hi.data(), half);
-    check_launch("expand_powers_kernel");
+    st->tw_lo = DeviceBuffer<Fr>(h.lo.size());
+    st->tw_hi = DeviceBuffer<Fr>(h.hi.size());
+    CUZK_CUDA_CHECK(cudaMemcpy(st->tw_lo.data(), h.lo.data(), h.lo.size() * 32, cudaMemcpyHostToDevice));
+    CUZK_CUDA_CHECK(cudaMemcpy(st->tw_hi.data(), h.hi.data(), h.hi.size() * 32, cudaMemcpyHostToDevice));
+    if (layout == TwiddleLayout::table) {
+      st->table = DeviceBuffer<Fr>(half);
+      // Legacy default stream: ordered after the copies above.
+      expand_powers_kernel<<<(half + 255) / 256, 256>>>(st->table.data(), st->tw_lo.data(), st->tw_hi.data(), half);
+      check_launch("expand_powers_kernel");
+    }
+    // The tables are complete before any other stream can use them.
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  enable_large_smem<false>();
-  enable_large_smem<true>();
+  enable_large_smem<false, false>();
+  enable_large_smem<true, false>();
+  enable_large_smem<false, true>();
+  enable_large_smem<true, true>();
   std::shared_ptr<const GpuDomain> d(new GpuDomain(std::move(st)));
   cache.emplace(key, d);
   return d;
@@ -348,6 +371,14 @@ unsigned GpuDomain::log_size() const {
 }
 poly::RootConvention GpuDomain::convention() const {
   return st_->conv;
+}
+TwiddleLayout GpuDomain::twiddle_layout() const {
+  return st_->layout;
+}
+uint64_t GpuDomain::twiddle_bytes(unsigned log_n, TwiddleLayout layout) {
+  const uint64_t half = uint64_t{1} << (log_n - 1);
+  const uint64_t small = (uint64_t{1} << kPowLoLog) + std::max<uint64_t>(1, half >> kPowLoLog);
+  return 32 * (small + (layout == TwiddleLayout::table ? half : 0));
 }
 const poly::Domain& GpuDomain::host() const {
   return st_->host;
@@ -409,6 +440,8 @@ void GpuDomain::transform(ff::Fr* d_data, size_t batch, bool inverse_roots, NttO
     PassParams pp{};
     pp.data = d;
     pp.table = st_->table.data();
+    pp.tw_lo = st_->tw_lo.data();
+    pp.tw_hi = st_->tw_hi.data();
     pp.log_n = log_n;
     pp.s = g.s;
     pp.k = g.k;
@@ -420,11 +453,10 @@ void GpuDomain::transform(ff::Fr* d_data, size_t batch, bool inverse_roots, NttO
     const unsigned threads = std::min(g_pass_threads.load(std::memory_order_relaxed), std::max(1u, elems / 2));
     const dim3 grid(1u << (log_n - g.k - g.c), static_cast<unsigned>(batch));
     const size_t shmem = size_t{elems} * 32;
-    if (dit) {
-      ntt_pass_kernel<true><<<grid, threads, shmem, stream>>>(pp);
-    } else {
-      ntt_pass_kernel<false><<<grid, threads, shmem, stream>>>(pp);
-    }
+    const bool compact = st_->layout == TwiddleLayout::compact;
+    const auto kernel = dit ? (compact ? ntt_pass_kernel<true, true> : ntt_pass_kernel<true, false>)
+                            : (compact ? ntt_pass_kernel<false, true> : ntt_pass_kernel<false, false>);
+    kernel<<<grid, threads, shmem, stream>>>(pp);
     check_launch("ntt_pass_kernel");
   }
   if (swap_after) launch_bitrev(d, log_n, batch, post_tab, stream);

@@ -12,7 +12,10 @@
 // decimation in frequency (DIF, bit-reversed output), bit-reversed input decimation in time (DIT,
 // natural output); a bit-reversal swap pass is added only when the requested orders need it.
 // Coset and 1/n scalings are folded into the first pass's loads or the last pass's stores.
-// Twiddles: one table of w^j, j < n/2, built on the device once per (device, size, convention).
+// Twiddles, built on the device once per (device, size, convention, layout): one table of w^j,
+// j < n/2 (TwiddleLayout::table: 2 GiB at 2^27), or two small tables whose product gives w^j
+// (TwiddleLayout::compact: 640 KiB at 2^27, one more product per butterfly) for a prover under a
+// device-memory cap. The results do not depend on the layout.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -25,6 +28,7 @@
 namespace cuzk::gpu {
 
 enum class NttOrder : uint8_t { Natural, BitReversed };
+enum class TwiddleLayout : uint8_t { table, compact };
 
 namespace detail {
 struct GpuDomainState;
@@ -34,7 +38,11 @@ class GpuDomain {
  public:
   // The cached domain of 2^log_n points (1 <= log_n <= 28) on the current device; the twiddle
   // table is built (synchronously, device-wide) the first time. Thread-safe.
-  static std::shared_ptr<const GpuDomain> get(unsigned log_n, poly::RootConvention conv);
+  static std::shared_ptr<const GpuDomain> get(unsigned log_n, poly::RootConvention conv,
+                                              TwiddleLayout layout = TwiddleLayout::table);
+  // Device bytes of the twiddle tables of a domain of 2^log_n points (the coset power tables
+  // that transforms with a scaling build come on top: 640 KiB each at 2^27).
+  static uint64_t twiddle_bytes(unsigned log_n, TwiddleLayout layout);
   ~GpuDomain();
   GpuDomain(const GpuDomain&) = delete;
   GpuDomain& operator=(const GpuDomain&) = delete;
@@ -42,6 +50,7 @@ class GpuDomain {
   size_t size() const;
   unsigned log_size() const;
   poly::RootConvention convention() const;
+  TwiddleLayout twiddle_layout() const;
   const poly::Domain& host() const;  // the CPU domain with the same roots
 
   // In place on `batch` vectors of size() elements at d_data (device memory).

@@ -16,6 +16,7 @@
 #include "gpu_test_support.cuh"
 #include "groth16/gpu/h_poly.hpp"
 #include "groth16/gpu/pce_matvec.hpp"
+#include "groth16/gpu/pce_stream.hpp"
 #include "groth16/prover.hpp"
 #include "pce/build.hpp"
 #include "pce/matvec.hpp"
@@ -139,10 +140,11 @@ const char* order_name(NttOrder o) {
 }
 
 // Every variant and order pair at 2^log_n, against the CPU domain of the same convention.
-void check_all_variants(unsigned log_n, RootConvention conv) {
+void check_all_variants(unsigned log_n, RootConvention conv, gpu::TwiddleLayout tw = gpu::TwiddleLayout::table) {
   const size_t n = size_t{1} << log_n;
   const size_t batch = log_n <= 11 ? 5 : (log_n <= 20 ? 2 : 1);
-  const auto gdom = gpu::GpuDomain::get(log_n, conv);
+  const auto gdom = gpu::GpuDomain::get(log_n, conv, tw);
+  ASSERT_EQ(gdom->twiddle_layout(), tw);
   ASSERT_EQ(gdom->size(), n);
   const poly::Domain& dom = gdom->host();
   ASSERT_TRUE(dom.omega() == poly::Domain::create(n, conv).value().omega());
@@ -175,6 +177,13 @@ TEST_P(GpuNttSizes, EveryVariantMatchesCpuZcash) {
 TEST_P(GpuNttSizes, EveryVariantMatchesCpuSnarkjs) {
   CUZK_REQUIRE_GPU();
   check_all_variants(GetParam(), RootConvention::Snarkjs);
+}
+// The compact twiddles (two small tables whose product is w^j) give the same values: sizes with
+// one high table entry (2^12 and below), several, and the largest a test allocates quickly.
+TEST_P(GpuNttSizes, CompactTwiddlesMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  check_all_variants(GetParam(), RootConvention::Zcash, gpu::TwiddleLayout::compact);
+  check_all_variants(GetParam(), RootConvention::Snarkjs, gpu::TwiddleLayout::compact);
 }
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuNttSizes, ::testing::Values(1u, 2u, 3u, 10u, 11u, 12u, 16u, 17u, 20u, 24u),
                          [](const auto& info) { return "log" + std::to_string(info.param); });
@@ -343,6 +352,26 @@ void check_matvec(const pce::Pce& p, const std::vector<Fr>& inputs, const std::v
     w.resize(len, Fr::zero());
     ASSERT_TRUE(same_values(got, w, what + " matrix " + "ABC"[m]));
   }
+  // The same from the PCE streamed by row blocks (GpuPceStream): blocks of a few rows each (every
+  // long row crosses a block's edge somewhere), and a block per several hundred rows.
+  for (uint64_t block : {uint64_t{64} << 10, uint64_t{1} << 20}) {
+    gpu::GpuPceStream st(p, block);
+    gpu::Stream s;
+    CUZK_CUDA_CHECK(cudaMemset(abc.data(), 0x5a, abc.bytes()));
+    for (size_t m = 0; m < 3; ++m) st.matvec_one(static_cast<pce::MatrixId>(m), z.data(), abc.data() + m * len, len, s);
+    s.sync();
+    const std::vector<Fr> streamed = download(abc);
+    for (size_t m = 0; m < 3; ++m) {
+      std::vector<Fr> got(streamed.begin() + m * len, streamed.begin() + m * len + len);
+      std::vector<Fr> w = *want[m];
+      w.resize(len, Fr::zero());
+      ASSERT_TRUE(same_values(got, w,
+                              what + " streamed in blocks of " + std::to_string(block) + " bytes (" +
+                                  std::to_string(st.blocks(static_cast<pce::MatrixId>(m))) + " blocks), matrix " +
+                                  "ABC"[m]));
+    }
+    EXPECT_GT(st.copied(), 0u);
+  }
   if (!with_h) return;
   const unsigned log_n = static_cast<unsigned>(__builtin_ctzll(len));
   gpu::compute_h(abc.data(), abc.data() + len, abc.data() + 2 * len, log_n, RootConvention::Zcash);
@@ -453,6 +482,10 @@ TEST(GpuMatVec, RejectsWrongSizes) {
   std::vector<Fr> inputs(2), aux(9);
   EXPECT_THROW(g.upload_witness(inputs, aux, z.data()), std::invalid_argument);
   EXPECT_THROW(g.matvec(z.data(), out.data(), out.data() + 7, out.data() + 14, 7), std::invalid_argument);
+  // Streamed: outputs too short, and a staging block smaller than one row.
+  gpu::GpuPceStream st(p, 4096);
+  EXPECT_THROW(st.matvec_one(pce::MatrixId::A, z.data(), out.data(), 7, nullptr), std::invalid_argument);
+  EXPECT_THROW(gpu::GpuPceStream(p, 16), std::invalid_argument);
 }
 
 }  // namespace

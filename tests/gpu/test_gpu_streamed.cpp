@@ -1,7 +1,7 @@
 // The streamed device prover (GpuStreamedProver) against the resident GpuProver and the CPU prover
 // (label gpu; skipped without a device):
 //   - built-in circuits (0/1-heavy filecoin-like and full-width chain witnesses, inputs and aux
-//     through the densities) in each arrangement (pce3, pce2, host2), chosen by a cap that fits it
+//     through the densities) in each arrangement (pce3, pce2, stream2, host2), chosen by a cap that fits it
 //     and nothing larger, with chunks of 64 and 512 bases (tens of chunks per MSM): the five sums
 //     equal both references, the proof with fixed r, s is byte-identical and verifies, and the
 //     device memory taken while building and proving (cudaMemGetInfo) stays under the cap;
@@ -82,7 +82,11 @@ TEST_P(StreamedCircuits, SameSumsAndBytesAsTheResidentAndCpuProvers) {
   const uint64_t cap = cap_for(f, mode, chunk);
   const groth16::MemoryKeySource key(f.pk);
   const size_t free0 = free_device_memory();
-  gpu::GpuStreamedProver prover(key, f.pce, {.memory_limit = cap, .chunk_points = chunk});
+  // stream2's staging ring (a few MiB) is larger than these PCEs: no cap makes the plan prefer it
+  // to pce2, so it is forced.
+  const std::optional<StreamedMode> forced =
+      mode == StreamedMode::stream2 ? std::optional<StreamedMode>(mode) : std::nullopt;
+  gpu::GpuStreamedProver prover(key, f.pce, {.memory_limit = cap, .mode = forced, .chunk_points = chunk});
   const size_t free1 = free_device_memory();
   SCOPED_TRACE(prover.plan().describe());
   EXPECT_EQ(prover.plan().mode, mode);
@@ -116,7 +120,7 @@ TEST_P(StreamedCircuits, SameSumsAndBytesAsTheResidentAndCpuProvers) {
 INSTANTIATE_TEST_SUITE_P(Builtin, StreamedCircuits,
                          ::testing::Combine(::testing::Values("chain:2^10", "filecoin-like:2^10", "filecoin-like:2^12"),
                                             ::testing::Values(StreamedMode::pce3, StreamedMode::pce2,
-                                                              StreamedMode::host2),
+                                                              StreamedMode::stream2, StreamedMode::host2),
                                             ::testing::Values(uint64_t{64}, uint64_t{512})),
                          [](const auto& info) {
                            std::string k = std::get<0>(info.param);
@@ -134,7 +138,7 @@ TEST(GpuStreamed, G2OnTheCpuAndBatches) {
   std::vector<groth16::Witness> ws;
   for (uint64_t seed = 20; seed < 23; ++seed) wit.push_back(f.witness(seed));
   for (const auto& w : wit) ws.push_back({w.inputs, w.aux});
-  for (StreamedMode mode : {StreamedMode::pce3, StreamedMode::pce2, StreamedMode::host2}) {
+  for (StreamedMode mode : {StreamedMode::pce3, StreamedMode::pce2, StreamedMode::stream2, StreamedMode::host2}) {
     for (bool g2 : {true, false}) {
       SCOPED_TRACE(std::string(gpu::to_string(mode)) + (g2 ? ", G2 on the GPU" : ", G2 on the CPU"));
       gpu::GpuStreamedProver prover(key, f.pce,
@@ -151,6 +155,21 @@ TEST(GpuStreamed, G2OnTheCpuAndBatches) {
       EXPECT_EQ(st.base_bytes, 2 * bases);
       EXPECT_GT(t.msm_b_g2_s, 0.0);
     }
+  }
+}
+
+// The NTTs' twiddles as one table (the resident prover's layout) or two small ones: the same sums.
+TEST(GpuStreamed, EitherTwiddleLayoutGivesTheSameSums) {
+  CUZK_REQUIRE_GPU();
+  const auto& f = builtin_fixture("filecoin-like:2^12");
+  const groth16::MemoryKeySource key(f.pk);
+  const auto w = f.witness(31);
+  const groth16::ProofMsms want = cpu_stage1(f, w);
+  for (bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "compact twiddles" : "one twiddle table");
+    gpu::GpuStreamedProver prover(key, f.pce, {.mode = StreamedMode::stream2, .compact_twiddles = compact});
+    EXPECT_EQ(prover.plan().compact_twiddles, compact);
+    expect_same_msms(prover.stage1(w.inputs, w.aux), want);
   }
 }
 

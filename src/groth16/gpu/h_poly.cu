@@ -77,8 +77,8 @@ struct ZcashH {
   ff::Fr shift, z_inv;
   unsigned threads = 256, blocks;
 
-  explicit ZcashH(unsigned log_n)
-      : dom(GpuDomain::get(log_n, poly::RootConvention::Zcash)),
+  ZcashH(unsigned log_n, TwiddleLayout tw)
+      : dom(GpuDomain::get(log_n, poly::RootConvention::Zcash, tw)),
         n(dom->size()),
         shift(dom->host().default_coset_shift()),  // 7 (bellperson)
         z_inv(dom->host().z_on_coset(shift).inverse()),
@@ -105,8 +105,8 @@ struct ZcashH {
   }
 };
 
-void compute_h_snarkjs(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, cudaStream_t stream) {
-  const auto dom = GpuDomain::get(log_n, poly::RootConvention::Snarkjs);
+void compute_h_snarkjs(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, TwiddleLayout tw, cudaStream_t stream) {
+  const auto dom = GpuDomain::get(log_n, poly::RootConvention::Snarkjs, tw);
   const size_t n = dom->size();
   // w_{2n}: the odd half of the 2n-domain (prover_zkey).
   const GpuDomain::Scale to_coset{true, dom->host().size_inv(), dom->host().default_coset_shift()};
@@ -127,9 +127,10 @@ void compute_h_snarkjs(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, cu
 
 }  // namespace
 
-void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::RootConvention conv, cudaStream_t stream) {
-  if (conv != poly::RootConvention::Zcash) return compute_h_snarkjs(d_a, d_b, d_c, log_n, stream);
-  const ZcashH h(log_n);
+void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::RootConvention conv, cudaStream_t stream,
+               TwiddleLayout tw) {
+  if (conv != poly::RootConvention::Zcash) return compute_h_snarkjs(d_a, d_b, d_c, log_n, tw, stream);
+  const ZcashH h(log_n, tw);
   if (d_b == d_a + h.n && d_c == d_b + h.n) {
     h.coset(d_a, 2, stream);
   } else {
@@ -142,17 +143,17 @@ void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::Root
 }
 
 namespace h_steps {
-void coset(ff::Fr* d_v, unsigned log_n, cudaStream_t stream) {
-  ZcashH(log_n).coset(d_v, 1, stream);
+void coset(ff::Fr* d_v, unsigned log_n, cudaStream_t stream, TwiddleLayout tw) {
+  ZcashH(log_n, tw).coset(d_v, 1, stream);
 }
-void quotient(ff::Fr* d_a, const ff::Fr* d_b, unsigned log_n, cudaStream_t stream) {
-  ZcashH(log_n).quotient(d_a, d_b, stream);
+void quotient(ff::Fr* d_a, const ff::Fr* d_b, unsigned log_n, cudaStream_t stream, TwiddleLayout tw) {
+  ZcashH(log_n, tw).quotient(d_a, d_b, stream);
 }
-void c_coefficients(ff::Fr* d_c, unsigned log_n, cudaStream_t stream) {
-  ZcashH(log_n).c_coefficients(d_c, stream);
+void c_coefficients(ff::Fr* d_c, unsigned log_n, cudaStream_t stream, TwiddleLayout tw) {
+  ZcashH(log_n, tw).c_coefficients(d_c, stream);
 }
-void finish(ff::Fr* d_a, const ff::Fr* d_c, unsigned log_n, cudaStream_t stream) {
-  ZcashH(log_n).finish(d_a, d_c, stream);
+void finish(ff::Fr* d_a, const ff::Fr* d_c, unsigned log_n, cudaStream_t stream, TwiddleLayout tw) {
+  ZcashH(log_n, tw).finish(d_a, d_c, stream);
 }
 }  // namespace h_steps
 

@@ -9,14 +9,16 @@
 #include <cuda_runtime_api.h>
 
 #include "ff/bls12_381.hpp"
+#include "gpu/ntt.hpp"
 #include "poly/domain.hpp"
 
 namespace cuzk::gpu {
 
 // d_a, d_b, d_c: device pointers to n elements each. When they are consecutive (d_b = d_a + n,
 // d_c = d_b + n) the transforms run as one batch of 3 (better for small n).
+// tw: the NTTs' twiddle layout (gpu/ntt.hpp; the result does not depend on it).
 void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::RootConvention conv,
-               cudaStream_t stream = nullptr);
+               cudaStream_t stream = nullptr, TwiddleLayout tw = TwiddleLayout::table);
 
 // The Zcash H (compute_h's Zcash convention) in steps that need only two vectors of n elements
 // live at once (the streamed prover under a small device-memory cap): the same operations as
@@ -28,10 +30,11 @@ void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, unsigned log_n, poly::Root
 //   h_steps::finish(d_a, d_c)       a := coset inverse NTT of a − C / Z(shift): H's coefficients.
 // All asynchronous on `stream`; log_n as compute_h's.
 namespace h_steps {
-void coset(ff::Fr* d_v, unsigned log_n, cudaStream_t stream = nullptr);
-void quotient(ff::Fr* d_a, const ff::Fr* d_b, unsigned log_n, cudaStream_t stream = nullptr);
-void c_coefficients(ff::Fr* d_c, unsigned log_n, cudaStream_t stream = nullptr);
-void finish(ff::Fr* d_a, const ff::Fr* d_c, unsigned log_n, cudaStream_t stream = nullptr);
+constexpr TwiddleLayout kTable = TwiddleLayout::table;
+void coset(ff::Fr* d_v, unsigned log_n, cudaStream_t stream = nullptr, TwiddleLayout tw = kTable);
+void quotient(ff::Fr* d_a, const ff::Fr* d_b, unsigned log_n, cudaStream_t stream = nullptr, TwiddleLayout tw = kTable);
+void c_coefficients(ff::Fr* d_c, unsigned log_n, cudaStream_t stream = nullptr, TwiddleLayout tw = kTable);
+void finish(ff::Fr* d_a, const ff::Fr* d_c, unsigned log_n, cudaStream_t stream = nullptr, TwiddleLayout tw = kTable);
 }  // namespace h_steps
 
 }  // namespace cuzk::gpu

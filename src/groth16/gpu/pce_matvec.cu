@@ -16,10 +16,13 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/fr_io.cuh"
 #include "groth16/gpu/pce_matvec.hpp"
+#include "groth16/gpu/pce_matvec_rows.hpp"
 
 namespace cuzk::gpu {
 
 namespace {
+
+using matvec_detail::MatvecRows;
 
 // Rows with more non-zeros than this are summed by long_rows_kernel (a warp each).
 constexpr uint64_t kLongRow = 64;
@@ -48,29 +51,33 @@ __device__ __forceinline__ void add_term(Fr& acc, uint64_t k, const uint32_t* co
   }
 }
 
-// One thread per row; long rows are left to long_rows_kernel.
+// One thread per row; long rows are left to long_rows_kernel. Rows [0, rows) of a block whose
+// row pointers hold absolute non-zero indices: term k of the block is at k - nz_base in col and
+// coeff (0 for a whole matrix; a streamed block's first non-zero otherwise).
 template <class RowPtr, pce::CoeffEncoding kEnc>
-__global__ void matvec_kernel(const RowPtr* row_ptr, const uint32_t* col, const void* coeff, const Fr* dict,
-                              const Fr* z, Fr* out, uint64_t rows) {
+__global__ void matvec_kernel(const RowPtr* row_ptr, uint64_t nz_base, const uint32_t* col, const void* coeff,
+                              const Fr* dict, const Fr* z, Fr* out, uint64_t rows) {
   const uint64_t r = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x;
   if (r >= rows) return;
-  const uint64_t beg = row_ptr[r], end = row_ptr[r + 1];
+  const uint64_t beg = row_ptr[r] - nz_base, end = row_ptr[r + 1] - nz_base;
   if (end - beg > kLongRow) return;
   Fr acc = Fr::zero();
   for (uint64_t k = beg; k < end; ++k) add_term<kEnc>(acc, k, col, coeff, dict, z);
   store_fr(out + r, acc);
 }
 
-// One warp per listed long row: lanes take every 32nd term, then a shuffle tree sums the lanes
-// (field addition is exact, so the order does not change the result).
+// One warp per listed long row (matrix row numbers; the block's rows start at row_offset): lanes
+// take every 32nd term, then a shuffle tree sums the lanes (field addition is exact, so the order
+// does not change the result).
 template <class RowPtr, pce::CoeffEncoding kEnc>
-__global__ void long_rows_kernel(const uint64_t* long_rows, uint64_t count, const RowPtr* row_ptr, const uint32_t* col,
-                                 const void* coeff, const Fr* dict, const Fr* z, Fr* out) {
+__global__ void long_rows_kernel(const uint64_t* long_rows, uint64_t count, uint64_t row_offset, const RowPtr* row_ptr,
+                                 uint64_t nz_base, const uint32_t* col, const void* coeff, const Fr* dict, const Fr* z,
+                                 Fr* out) {
   const uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (w >= count) return;  // whole warps: blockDim is a multiple of 32
-  const uint64_t r = long_rows[w];
-  const uint64_t beg = row_ptr[r], end = row_ptr[r + 1];
+  const uint64_t r = long_rows[w] - row_offset;
+  const uint64_t beg = row_ptr[r] - nz_base, end = row_ptr[r + 1] - nz_base;
   Fr acc = Fr::zero();
   for (uint64_t k = beg + lane; k < end; k += 32) add_term<kEnc>(acc, k, col, coeff, dict, z);
 #pragma unroll
@@ -84,44 +91,29 @@ __global__ void long_rows_kernel(const uint64_t* long_rows, uint64_t count, cons
 }
 
 template <class RowPtr, pce::CoeffEncoding kEnc>
-void launch_both(const RowPtr* rp, const uint32_t* col, const void* coeff, const Fr* dict, const Fr* z, Fr* out,
-                 uint64_t rows, const uint64_t* long_rows, uint64_t long_count, cudaStream_t s) {
+void launch_both(const MatvecRows& b, cudaStream_t s) {
+  const auto* rp = static_cast<const RowPtr*>(b.row_ptr);
   const unsigned threads = 256;
-  const auto blocks = static_cast<unsigned>((rows + threads - 1) / threads);
-  matvec_kernel<RowPtr, kEnc><<<blocks, threads, 0, s>>>(rp, col, coeff, dict, z, out, rows);
-  if (long_count > 0) {
-    const auto warp_blocks = static_cast<unsigned>((long_count * 32 + threads - 1) / threads);
-    long_rows_kernel<RowPtr, kEnc><<<warp_blocks, threads, 0, s>>>(long_rows, long_count, rp, col, coeff, dict, z, out);
+  const auto blocks = static_cast<unsigned>((b.rows + threads - 1) / threads);
+  matvec_kernel<RowPtr, kEnc>
+      <<<blocks, threads, 0, s>>>(rp, b.nz_base, b.col, b.coeff, dev(b.dict), dev(b.z), dev(b.out), b.rows);
+  if (b.long_count > 0) {
+    const auto warp_blocks = static_cast<unsigned>((b.long_count * 32 + threads - 1) / threads);
+    long_rows_kernel<RowPtr, kEnc><<<warp_blocks, threads, 0, s>>>(
+        b.long_rows, b.long_count, b.row_offset, rp, b.nz_base, b.col, b.coeff, dev(b.dict), dev(b.z), dev(b.out));
   }
 }
 
 template <class RowPtr>
-void launch_for_encoding(pce::CoeffEncoding enc, const RowPtr* rp, const uint32_t* col, const void* coeff,
-                         const Fr* dict, const Fr* z, Fr* out, uint64_t rows, const uint64_t* long_rows,
-                         uint64_t long_count, cudaStream_t s) {
-  switch (enc) {
+void launch_for_encoding(const MatvecRows& b, cudaStream_t s) {
+  switch (b.encoding) {
     case pce::CoeffEncoding::Dict8:
-      launch_both<RowPtr, pce::CoeffEncoding::Dict8>(rp, col, coeff, dict, z, out, rows, long_rows, long_count, s);
-      break;
+      return launch_both<RowPtr, pce::CoeffEncoding::Dict8>(b, s);
     case pce::CoeffEncoding::Dict16:
-      launch_both<RowPtr, pce::CoeffEncoding::Dict16>(rp, col, coeff, dict, z, out, rows, long_rows, long_count, s);
-      break;
+      return launch_both<RowPtr, pce::CoeffEncoding::Dict16>(b, s);
     case pce::CoeffEncoding::Full:
-      launch_both<RowPtr, pce::CoeffEncoding::Full>(rp, col, coeff, dict, z, out, rows, long_rows, long_count, s);
-      break;
+      return launch_both<RowPtr, pce::CoeffEncoding::Full>(b, s);
   }
-  const cudaError_t rc = cudaGetLastError();
-  if (rc != cudaSuccess) throw_cuda_error(rc, "matvec_kernel", __FILE__, __LINE__);
-}
-
-// The rows of one matrix with more than kLongRow non-zeros (a host pass over its row pointers).
-template <class RowPtr>
-std::vector<uint64_t> long_rows_of(std::span<const RowPtr> row_ptr) {
-  std::vector<uint64_t> out;
-  for (size_t r = 0; r + 1 < row_ptr.size(); ++r) {
-    if (row_ptr[r + 1] - row_ptr[r] > kLongRow) out.push_back(r);
-  }
-  return out;
 }
 
 template <class T>
@@ -132,6 +124,29 @@ DeviceBuffer<T> upload_now(std::span<const T> src) {
 }
 
 }  // namespace
+
+namespace matvec_detail {
+
+void launch_matvec_rows(const MatvecRows& b, cudaStream_t stream) {
+  if (b.rows == 0) return;
+  if (b.row_ptr64) {
+    launch_for_encoding<uint64_t>(b, stream);
+  } else {
+    launch_for_encoding<uint32_t>(b, stream);
+  }
+  const cudaError_t rc = cudaGetLastError();
+  if (rc != cudaSuccess) throw_cuda_error(rc, "matvec_kernel", __FILE__, __LINE__);
+}
+
+std::vector<uint64_t> long_rows_of(const pce::MatrixView& mv) {
+  std::vector<uint64_t> out;
+  for (uint64_t r = 0; r < mv.rows; ++r) {
+    if (mv.row_end(r) - mv.row_begin(r) > kLongRow) out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace matvec_detail
 
 GpuPce::GpuPce(const pce::Pce& pce)
     : num_inputs_(pce.num_inputs()), num_aux_(pce.num_aux()), rows_(pce.num_constraints()), encoding_(pce.encoding()) {
@@ -146,8 +161,7 @@ GpuPce::GpuPce(const pce::Pce& pce)
       throw std::invalid_argument("gpu::GpuPce: matrix " + std::to_string(i) + " has rows but no row pointers");
     }
     m.col = upload_now(mv.col);
-    const std::vector<uint64_t> long_rows =
-        m.row_ptr64 ? long_rows_of<uint64_t>(mv.row_ptr64) : long_rows_of<uint32_t>(mv.row_ptr32);
+    const std::vector<uint64_t> long_rows = matvec_detail::long_rows_of(mv);
     m.long_rows = upload_now(std::span<const uint64_t>(long_rows));
     switch (encoding_) {
       case pce::CoeffEncoding::Dict8:
@@ -195,18 +209,20 @@ void GpuPce::matvec_one(pce::MatrixId id, const ff::Fr* d_z, ff::Fr* d_out, size
                                 std::to_string(rows_) + " rows");
   }
   const Matrix& m = m_[static_cast<size_t>(id)];
-  if (rows_ > 0) {
-    const void* coeff = m.coeff.data();
-    if (m.row_ptr64) {
-      launch_for_encoding(encoding_, reinterpret_cast<const uint64_t*>(m.row_ptr.data()), m.col.data(), coeff,
-                          dev(dict_.data()), dev(d_z), dev(d_out), rows_, m.long_rows.data(), m.long_rows.size(),
-                          stream);
-    } else {
-      launch_for_encoding(encoding_, reinterpret_cast<const uint32_t*>(m.row_ptr.data()), m.col.data(), coeff,
-                          dev(dict_.data()), dev(d_z), dev(d_out), rows_, m.long_rows.data(), m.long_rows.size(),
-                          stream);
-    }
-  }
+  matvec_detail::launch_matvec_rows({.encoding = encoding_,
+                                     .row_ptr = m.row_ptr.data(),
+                                     .row_ptr64 = m.row_ptr64,
+                                     .nz_base = 0,
+                                     .col = m.col.data(),
+                                     .coeff = m.coeff.data(),
+                                     .dict = dict_.data(),
+                                     .z = d_z,
+                                     .out = d_out,
+                                     .rows = rows_,
+                                     .long_rows = m.long_rows.data(),
+                                     .long_count = m.long_rows.size(),
+                                     .row_offset = 0},
+                                    stream);
   if (len > rows_) CUZK_CUDA_CHECK(cudaMemsetAsync(d_out + rows_, 0, (len - rows_) * sizeof(ff::Fr), stream));
 }
 

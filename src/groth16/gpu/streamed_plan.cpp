@@ -29,11 +29,12 @@ uint64_t domain_of(const StreamedShape& s) {
   return poly::Domain::size_for(std::max<uint64_t>(s.num_constraints, 2));
 }
 
-// The twiddle table (w^j, j < m/2) and the two coset power tables H uses (4096 low powers and
-// m/4096 high ones each; ntt.cu).
-uint64_t twiddle_bytes(uint64_t m) {
+// The twiddles (the table of w^j, j < m/2, unless compact; the two small tables that make it) and
+// the two coset power tables H uses (4096 low powers and m/4096 high ones each; ntt.cu).
+uint64_t twiddle_bytes(uint64_t m, bool compact) {
   const uint64_t pow = round_2mib(4096 * kFr) + round_2mib(std::max<uint64_t>(1, m / 4096) * kFr);
-  return round_2mib(m / 2 * kFr) + 2 * pow;
+  const uint64_t small = round_2mib(4096 * kFr) + round_2mib(std::max<uint64_t>(1, m / 2 / 4096) * kFr);
+  return (compact ? 0 : round_2mib(m / 2 * kFr)) + small + 2 * pow;
 }
 
 uint64_t vector_bytes(StreamedMode mode, uint64_t m, uint64_t cols, unsigned w) {
@@ -42,6 +43,7 @@ uint64_t vector_bytes(StreamedMode mode, uint64_t m, uint64_t cols, unsigned w) 
     case StreamedMode::pce3:
       return 2 * d + w * (d + z);
     case StreamedMode::pce2:
+    case StreamedMode::stream2:
       return d + w * (d + z);
     case StreamedMode::host2:
       return w * 2 * std::max(d, z);
@@ -79,7 +81,14 @@ uint64_t h2d_bytes(const groth16::KeySizes& key, const StreamedShape& shape, Str
   const uint64_t words = (shape.num_aux + 63) / 64 + (shape.num_inputs + 63) / 64;
   b += words * 12 * (o.b_g2_on_gpu ? 3 : 2);
   if (mode == StreamedMode::host2) b += 3 * shape.num_constraints * kFr;
+  if (mode == StreamedMode::stream2) b += shape.pce_bytes;
   return b;
+}
+
+uint64_t host_pinned(const StreamedShape& shape, StreamedMode mode) {
+  return mode == StreamedMode::host2     ? 3 * shape.num_constraints * kFr
+         : mode == StreamedMode::stream2 ? shape.pce_bytes
+                                         : 0;
 }
 
 }  // namespace
@@ -92,6 +101,8 @@ const char* to_string(StreamedMode m) {
       return "pce2";
     case StreamedMode::host2:
       return "host2";
+    case StreamedMode::stream2:
+      return "stream2";
   }
   return "?";
 }
@@ -104,12 +115,18 @@ const char* describe(StreamedMode m) {
       return "MatVec on the device, H in two vectors";
     case StreamedMode::host2:
       return "MatVec on the host, H in two vectors, z after H";
+    case StreamedMode::stream2:
+      return "MatVec on the device with the PCE streamed from the host, H in two vectors";
   }
   return "?";
 }
 
 StreamedShape StreamedShape::of(const pce::Pce& pce) {
   return {pce.num_inputs(), pce.num_aux(), pce.num_constraints(), pce.section_bytes_total()};
+}
+
+uint64_t pce_block_bytes(const StreamedShape& shape) {
+  return std::min(kPceBlockBytes, round_2mib(shape.pce_bytes + 2 * kMiB));
 }
 
 uint64_t g2_chunk_for(uint64_t chunk_points) {
@@ -133,7 +150,7 @@ std::string StreamedMemory::describe() const {
 std::string StreamedPlan::arrangement() const {
   return std::string(to_string(mode)) + " (" + gpu::describe(mode) + "), " + chunk_text(chunk_points) +
          " bases a G1 chunk, " + std::to_string(buffers) + " chunk buffers, " + std::to_string(witnesses_per_pass) +
-         " witness(es) a pass";
+         " witness(es) a pass, " + (compact_twiddles ? "compact" : "table") + " twiddles";
 }
 
 std::string StreamedPlan::describe() const {
@@ -153,9 +170,11 @@ StreamedMemory streamed_memory(const StreamedShape& shape, StreamedMode mode, ui
   const unsigned w = std::max(1u, o.witnesses_per_pass);
   const uint64_t k = chunk_points, k2 = g2_chunk_for(k);
   StreamedMemory mem;
-  mem.pce = mode == StreamedMode::host2 ? 0 : shape.pce_bytes;
+  mem.pce = mode == StreamedMode::host2     ? 0
+            : mode == StreamedMode::stream2 ? 2 * pce_block_bytes(shape)
+                                            : shape.pce_bytes;
   mem.vectors = vector_bytes(mode, m, shape.columns(), w);
-  mem.twiddles = twiddle_bytes(m);
+  mem.twiddles = twiddle_bytes(m, o.compact_twiddles);
   mem.chunks = std::max(2u, o.buffers) * chunk_buffer_bytes(k, o.b_g2_on_gpu);
   // A chunk's density slice may span every scalar of its MSM (a sparse density): its words and
   // prefixes, 12 bytes each, on each engine.
@@ -176,19 +195,22 @@ StreamedPlan plan_streamed(const groth16::KeySizes& key, const StreamedShape& sh
   const uint64_t top = o.chunk_points ? o.chunk_points : top_chunk(key, o.b_g2_on_gpu);
   const uint64_t low = o.chunk_points ? o.chunk_points : std::min(kMinChunk, top);
   const uint64_t good = o.chunk_points ? o.chunk_points : std::min(kGoodChunk, top);
-  std::vector<StreamedMode> modes = {StreamedMode::pce3, StreamedMode::pce2, StreamedMode::host2};
+  std::vector<StreamedMode> modes = {StreamedMode::pce3, StreamedMode::pce2, StreamedMode::stream2,
+                                     StreamedMode::host2};
   if (o.mode) modes = {*o.mode};
 
   StreamedPlan plan;
   plan.cap = cap;
   plan.witnesses_per_pass = o.witnesses_per_pass;
   plan.buffers = o.buffers;
-  auto take = [&](StreamedMode mode, uint64_t k) {
+  auto take = [&](StreamedMode mode, uint64_t k, const StreamedPlanOptions& use) {
     plan.mode = mode;
     plan.chunk_points = k;
     plan.g2_chunk_points = o.b_g2_on_gpu ? g2_chunk_for(k) : 0;
-    plan.memory = streamed_memory(shape, mode, k, o);
+    plan.compact_twiddles = use.compact_twiddles;
+    plan.memory = streamed_memory(shape, mode, k, use);
     plan.h2d_bytes_per_partition = h2d_bytes(key, shape, mode, o);
+    plan.host_pinned_bytes = host_pinned(shape, mode);
   };
   // The largest chunk in [lo, top] (powers of two down from top) with which `mode` fits; 0: none.
   auto largest_fit = [&](StreamedMode mode, uint64_t lo) -> uint64_t {
@@ -205,13 +227,19 @@ StreamedPlan plan_streamed(const groth16::KeySizes& key, const StreamedShape& sh
     if (need < plan.smallest_cap) plan.smallest_cap = need, smallest = mode;
   }
 
+  // The one twiddle table (a faster H) when the chosen arrangement and chunk fit with it, else
+  // the two small tables.
   auto choose = [&](StreamedMode mode, uint64_t k) {
-    take(mode, k);
+    StreamedPlanOptions use = o;
+    use.compact_twiddles = false;
+    if (o.compact_twiddles && streamed_memory(shape, mode, k, use).total() > cap) use.compact_twiddles = true;
+    take(mode, k, use);
     plan.fits = true;
     return plan;
   };
-  // 1. The PCE on the device with a good chunk: the larger chunk wins, pce3 on a tie (its H runs
-  //    a, b, c as one batch, as the resident prover's).
+
+  // 1. MatVec on the device with a good chunk: the larger chunk wins, in the modes' order on a tie
+  //    (pce3's H runs a, b, c as one batch, as the resident prover's; stream2 moves the PCE).
   StreamedMode best = StreamedMode::pce3;
   uint64_t best_k = 0;
   for (StreamedMode mode : modes) {
@@ -225,7 +253,7 @@ StreamedPlan plan_streamed(const groth16::KeySizes& key, const StreamedShape& sh
       if (const uint64_t k = largest_fit(mode, low); k != 0) return choose(mode, k);
   for (StreamedMode mode : modes)
     if (const uint64_t k = largest_fit(mode, low); k != 0) return choose(mode, k);
-  take(smallest, low);
+  take(smallest, low, o);
   return plan;
 }
 

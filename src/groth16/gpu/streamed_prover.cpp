@@ -19,6 +19,7 @@
 #include "groth16/gpu/h_poly.hpp"
 #include "groth16/gpu/host_upload.hpp"
 #include "groth16/gpu/pce_matvec.hpp"
+#include "groth16/gpu/pce_stream.hpp"
 #include "pce/matvec.hpp"
 #include "poly/domain.hpp"
 #include "util/device_error.hpp"
@@ -75,7 +76,9 @@ struct GpuStreamedProver::Impl {
   std::vector<DeviceBuffer<Fr>> owned;
   Fr* work = nullptr;
   std::vector<Slot> slots;
-  std::optional<GpuPce> gpu_pce;
+  std::optional<GpuPce> gpu_pce;            // pce3, pce2
+  std::optional<GpuPceStream> pce_stream;   // stream2
+  TwiddleLayout tw = TwiddleLayout::table;  // the plan's (compact_twiddles)
   std::shared_ptr<const GpuDomain> domain;
   Stream main, up;       // kernels; uploads
   Event to_main, to_up;  // upload done -> main; main done with a vector -> up
@@ -180,6 +183,7 @@ struct GpuStreamedProver::Impl {
         break;
       }
       case StreamedMode::pce2:
+      case StreamedMode::stream2:
         work = own(m);
         slots.push_back({own(m), own(cols), m, cols});
         break;
@@ -193,9 +197,11 @@ struct GpuStreamedProver::Impl {
       const Slot& s0 = slots.front();
       slots.push_back({own(s0.h_len), own(s0.z_len), s0.h_len, s0.z_len});
     }
-    if (plan.mode != StreamedMode::host2) gpu_pce.emplace(pce_host);
+    if (plan.mode == StreamedMode::pce3 || plan.mode == StreamedMode::pce2) gpu_pce.emplace(pce_host);
+    if (plan.mode == StreamedMode::stream2) pce_stream.emplace(pce_host, pce_block_bytes(StreamedShape::of(pce_host)));
     if (plan.mode == StreamedMode::host2) host_abc = PinnedBuffer<Fr>(3 * shape.num_constraints);
-    domain = GpuDomain::get(log_m, poly::RootConvention::Zcash);  // twiddles now, not in the first proof
+    tw = plan.compact_twiddles ? TwiddleLayout::compact : TwiddleLayout::table;
+    domain = GpuDomain::get(log_m, poly::RootConvention::Zcash, tw);  // twiddles now, not in the first proof
     uploader.emplace(opt.pool);
     msm.emplace(chunk_buffer_bytes(plan.chunk_points, opt.b_g2_on_gpu), plan.buffers, opt.b_g2_on_gpu,
                 plan.g1_max_pairs(), plan.g2_max_pairs());
@@ -252,6 +258,7 @@ struct GpuStreamedProver::Impl {
       case StreamedMode::pce3:
         return prepare_pce3(w, s, t, first);
       case StreamedMode::pce2:
+      case StreamedMode::stream2:
         return prepare_pce2(w, s, t, first);
       case StreamedMode::host2:
         return prepare_host2(w, s, t, first);
@@ -265,32 +272,39 @@ struct GpuStreamedProver::Impl {
     marks[0].record(main);
     gpu_pce->matvec(s.z, s.h, work, work + m, m, main);
     marks[1].record(main);
-    compute_h(s.h, work, work + m, log_m, poly::RootConvention::Zcash, main);
+    compute_h(s.h, work, work + m, log_m, poly::RootConvention::Zcash, main, tw);
     marks[2].record(main);
     main.sync();
     add_seconds(t, &ProveTimings::matvec_s, mark_seconds(0, 1));
     add_seconds(t, &ProveTimings::h_poly_s, mark_seconds(1, 2));
   }
 
-  // a -> H's vector, b and c in turn -> the work vector; matvec_s / h_poly_s from the marks.
+  // One matrix's MatVec on `main`: the resident PCE, or (stream2) the one streamed by row blocks.
+  void matvec_one(pce::MatrixId id, const Fr* z, Fr* out) {
+    if (pce_stream) return pce_stream->matvec_one(id, z, out, m, main);
+    gpu_pce->matvec_one(id, z, out, m, main);
+  }
+
+  // a -> H's vector, b and c in turn -> the work vector; matvec_s / h_poly_s from the marks (in
+  // stream2 MatVec's time includes waiting for its blocks to cross PCIe).
   void prepare_pce2(const groth16::Witness& w, Slot& s, ProveTimings* t, bool first) {
     upload_z(w, s.z, t);
     if (first) msm->prefetch(msms);
     main_after_up();
     marks[0].record(main);
-    gpu_pce->matvec_one(pce::MatrixId::A, s.z, s.h, m, main);
+    matvec_one(pce::MatrixId::A, s.z, s.h);
     marks[1].record(main);
-    h_steps::coset(s.h, log_m, main);
+    h_steps::coset(s.h, log_m, main, tw);
     marks[2].record(main);
-    gpu_pce->matvec_one(pce::MatrixId::B, s.z, work, m, main);
+    matvec_one(pce::MatrixId::B, s.z, work);
     marks[3].record(main);
-    h_steps::coset(work, log_m, main);
-    h_steps::quotient(s.h, work, log_m, main);
+    h_steps::coset(work, log_m, main, tw);
+    h_steps::quotient(s.h, work, log_m, main, tw);
     marks[4].record(main);
-    gpu_pce->matvec_one(pce::MatrixId::C, s.z, work, m, main);
+    matvec_one(pce::MatrixId::C, s.z, work);
     marks[5].record(main);
-    h_steps::c_coefficients(work, log_m, main);
-    h_steps::finish(s.h, work, log_m, main);
+    h_steps::c_coefficients(work, log_m, main, tw);
+    h_steps::finish(s.h, work, log_m, main, tw);
     marks[6].record(main);
     main.sync();
     add_seconds(t, &ProveTimings::matvec_s, mark_seconds(0, 1) + mark_seconds(2, 3) + mark_seconds(4, 5));
@@ -311,16 +325,16 @@ struct GpuStreamedProver::Impl {
     upload_pinned(a, s.h);
     main_after_up();
     marks[0].record(main);
-    h_steps::coset(s.h, log_m, main);
+    h_steps::coset(s.h, log_m, main, tw);
     upload_pinned(b, s.z);
     main_after_up();
-    h_steps::coset(s.z, log_m, main);
-    h_steps::quotient(s.h, s.z, log_m, main);
+    h_steps::coset(s.z, log_m, main, tw);
+    h_steps::quotient(s.h, s.z, log_m, main, tw);
     up_after_main();
     upload_pinned(c, s.z);
     main_after_up();
-    h_steps::c_coefficients(s.z, log_m, main);
-    h_steps::finish(s.h, s.z, log_m, main);
+    h_steps::c_coefficients(s.z, log_m, main, tw);
+    h_steps::finish(s.h, s.z, log_m, main, tw);
     marks[1].record(main);
     add_seconds(t, &ProveTimings::matvec_s, sw.lap());
     up_after_main();
@@ -357,10 +371,14 @@ struct GpuStreamedProver::Impl {
                       "GpuStreamedProver: injected failure (test hook) on device " + std::to_string(opt.device));
   }
 
+  // Bytes sent host -> device so far: bases and bitmaps, z, a/b/c (host2), the PCE (stream2).
+  uint64_t h2d_now() const {
+    return msm->bytes() + uploader->bytes() + pinned_bytes + (pce_stream ? pce_stream->copied() : 0);
+  }
+
   // One pass over the key for up to witnesses_per_pass witnesses.
   std::vector<groth16::ProofMsms> pass(std::span<const groth16::Witness> ws, ProveTimings* t, GpuStreamedStats* st) {
-    const uint64_t bytes0 = msm->bytes() + uploader->bytes() + pinned_bytes, bases0 = msm->base_bytes(),
-                   copies0 = msm->copies();
+    const uint64_t bytes0 = h2d_now(), bases0 = msm->base_bytes(), copies0 = msm->copies();
     std::future<CpuG2> g2_cpu;
     if (!opt.b_g2_on_gpu) g2_cpu = std::async(std::launch::async, [&] { return cpu_g2(ws); });
     for (size_t j = 0; j < ws.size(); ++j) prepare(ws[j], slots[j], t, j == 0);
@@ -394,7 +412,7 @@ struct GpuStreamedProver::Impl {
     if (st) {
       size_t free_b = 0, total_b = 0;
       CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-      st->h2d_bytes += msm->bytes() + uploader->bytes() + pinned_bytes - bytes0;
+      st->h2d_bytes += h2d_now() - bytes0;
       st->base_bytes += msm->base_bytes() - bases0;
       st->chunk_copies += msm->copies() - copies0;
       st->device_used = std::max<uint64_t>(st->device_used, total_b - free_b);

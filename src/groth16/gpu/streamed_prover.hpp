@@ -7,11 +7,14 @@
 // the same r, s.
 //
 // What it holds on the device follows the plan (streamed_plan.hpp, computable without a device):
-// the fastest of three arrangements that fits the cap, with the largest base chunk that fits:
-//   pce3   the PCE (GpuPce), z and a, b, c as the resident prover: MatVec and H as it does them;
-//   pce2   the PCE and z, two domain vectors: MatVec one matrix at a time, H in steps (h_steps);
-//   host2  two domain vectors: MatVec on the CPU (pce::matvec) into the prover's pinned a, b, c,
-//          each uploaded in one DMA into them in turn, H in steps, then z into the free vector.
+// the fastest of four arrangements that fits the cap, with the largest base chunk that fits:
+//   pce3     the PCE (GpuPce), z and a, b, c as the resident prover: MatVec and H as it does them;
+//   pce2     the PCE and z, two domain vectors: MatVec one matrix at a time, H in steps (h_steps);
+//   stream2  as pce2 with the PCE in pinned host memory, streamed by row blocks (GpuPceStream);
+//   host2    two domain vectors: MatVec on the CPU (pce::matvec) into the prover's pinned a, b, c,
+//            each uploaded in one DMA into them in turn, H in steps, then z into the free vector.
+// The NTTs' twiddles are two small tables (gpu::TwiddleLayout::compact) unless compact_twiddles is
+// off: 2 GiB less at 2^27 than the resident prover's one table.
 // Then the five MSMs (h from H; l, a, b_g1, b_g2 from z, through the densities as GpuProver),
 // chunk after chunk through a ring of device buffers; the G2 MSM on the device in the same stream
 // of chunks, or on the CPU beside the device work (b_g2_on_gpu = false: no G2 bases cross PCIe).
@@ -20,16 +23,16 @@
 //
 // Per partition (32 GiB PoRep: m = 2^27, 130.2 M columns): the bases cross once per pass over the
 // key (47.4 GB with G2 on the device, 41.0 without: 0.88 / 0.76 s at 54 GB/s pinned), shared by
-// the witnesses_per_pass partitions of the pass (stage1_batch), plus z (4.2 GB) and, in host2, a,
-// b, c (12.5 GB). Whether a copy hides behind the MSMs depends on the MSM: the h MSM's scalars are
+// the witnesses_per_pass partitions of the pass (stage1_batch), plus z (4.2 GB), and a, b, c
+// (12.5 GB) in host2 or the PCE (5.2 GB) in stream2. Whether a copy hides behind the MSMs depends on the MSM: the h MSM's scalars are
 // all dense (0.79 s for 12.9 GB of bases on an H200: 16 GB/s, well below PCIe), while the l and a
 // MSMs' witness values are mostly 0 and 1 (0.07-0.15 s for 12.5 GB each): PCIe-bound, ~0.23 s
 // each. Expected: ~2 s a partition against the resident prover's 1.45 s, less with two witnesses a
 // pass (their copies shared) or a deeper ring (copies run ahead through the h MSM). Chunking also
 // costs MSM work: an engine picks its window for the chunk, not for the whole MSM (2^24 chunks
 // ~11 % more bucket additions than 2^27 by the engine's own cost model), plus a bucket reduction
-// and two host syncs per chunk. The floor is two domain vectors and the NTT's twiddle table (8 + 2
-// GiB at 2^27) plus the smallest chunk's buffers and engines: 10.6 GiB (docs/gpu-streamed.md).
+// and two host syncs per chunk. The floor is two domain vectors (8 GiB at 2^27) plus the smallest
+// chunk's buffers and engines: 8.6 GiB (docs/gpu-streamed.md).
 //
 // All device memory (vectors, PCE, twiddles, chunk buffers, MSM engines, grown to their largest
 // chunk when the prover is made) is allocated by the constructor, within min(memory_limit, free).
@@ -64,6 +67,7 @@ struct GpuStreamedProverOptions {
   std::optional<StreamedMode> mode = {};  // forced arrangement (tests, benchmarks)
   uint64_t chunk_points = 0;              // forced bases per G1 chunk, >= 64 (tests, benchmarks)
   unsigned buffers = 3;                   // chunk buffers in the ring, >= 2 (chunked_msm.hpp)
+  bool compact_twiddles = true;           // the NTTs' twiddles as two small tables (gpu/ntt.hpp)
   // The pinned copy's name in the process-wide registry (provers of one name share it); empty:
   // PinnedHostKey::identity_of(key).
   std::string key_id = {};
@@ -73,7 +77,8 @@ struct GpuStreamedProverOptions {
             .witnesses_per_pass = witnesses_per_pass,
             .mode = mode,
             .chunk_points = chunk_points,
-            .buffers = buffers};
+            .buffers = buffers,
+            .compact_twiddles = compact_twiddles};
   }
 };
 
