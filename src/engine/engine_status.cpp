@@ -1,4 +1,5 @@
 // The engine's key operations (PreloadSRS, EvictSRS, the verifying key), its status and metrics.
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -72,7 +73,7 @@ EngineStatus Engine::status() {
   s.memory_limit_bytes = budget_.limit();
   s.memory_waits = budget_.waits();
   s.rss_bytes = process_rss_bytes();
-  s.peak_rss_bytes = process_peak_rss_bytes();
+  s.peak_rss_bytes = std::max(s.rss_bytes, process_peak_rss_bytes());  // as collect_metrics()
   s.uptime_seconds = static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - started_at_).count());
   std::vector<WorkerView> workers = pipeline_.workers();
   s.stage_queues = queue_status({{stage_name(StageId::Load), &admit_q_},
@@ -112,8 +113,11 @@ void Engine::collect_metrics() {
   m_.memory_limit.set(static_cast<double>(budget_.limit()));
   m_.memory_peak.set(static_cast<double>(budget_.peak_used()));
   m_.memory_waiters.set(static_cast<double>(budget_.waiters()));
-  m_.rss.set(static_cast<double>(process_rss_bytes()));
-  m_.peak_rss.set(static_cast<double>(process_peak_rss_bytes()));
+  // The two come from different kernel counters read one after the other (the resident count is
+  // cached per CPU): the peak is at least the resident size read with it.
+  const uint64_t rss = process_rss_bytes();
+  m_.rss.set(static_cast<double>(rss));
+  m_.peak_rss.set(static_cast<double>(std::max(rss, process_peak_rss_bytes())));
   m_.publish_memory_waits(budget_.waits());
   m_.uptime.set(std::chrono::duration<double>(Clock::now() - started_at_).count());
   if (gpus_) {
