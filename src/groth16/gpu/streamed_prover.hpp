@@ -22,17 +22,17 @@
 // cross while MatVec and H run.
 //
 // Per partition (32 GiB PoRep: m = 2^27, 130.2 M columns): the bases cross once per pass over the
-// key (47.4 GB with G2 on the device, 41.0 without: 0.88 / 0.76 s at 54 GB/s pinned), shared by
-// the witnesses_per_pass partitions of the pass (stage1_batch), plus z (4.2 GB), and a, b, c
-// (12.5 GB) in host2 or the PCE (5.2 GB) in stream2. Whether a copy hides behind the MSMs depends on the MSM: the h MSM's scalars are
-// all dense (0.79 s for 12.9 GB of bases on an H200: 16 GB/s, well below PCIe), while the l and a
-// MSMs' witness values are mostly 0 and 1 (0.07-0.15 s for 12.5 GB each): PCIe-bound, ~0.23 s
-// each. Expected: ~2 s a partition against the resident prover's 1.45 s, less with two witnesses a
-// pass (their copies shared) or a deeper ring (copies run ahead through the h MSM). Chunking also
-// costs MSM work: an engine picks its window for the chunk, not for the whole MSM (2^24 chunks
-// ~11 % more bucket additions than 2^27 by the engine's own cost model), plus a bucket reduction
-// and two host syncs per chunk. The floor is two domain vectors (8 GiB at 2^27) plus the smallest
-// chunk's buffers and engines: 8.6 GiB (docs/gpu-streamed.md).
+// key (47.4 GB with G2 on the device, 41.0 without: 0.88 / 0.76 s at 54 GB/s pinned), shared by the
+// witnesses_per_pass partitions of the pass (stage1_batch), plus z (4.2 GB), and a, b, c (12.5 GB)
+// in host2 or the PCE (5.2 GB) in stream2. Whether a copy hides behind the MSMs depends on the MSM:
+// the h MSM's scalars are all dense (0.79 s for 12.9 GB of bases on an H200: 16 GB/s, well below
+// PCIe), while the l and a MSMs' witness values are mostly 0 and 1 (0.07-0.15 s for 12.5 GB each):
+// PCIe-bound, ~0.23 s each. Expected: ~2 s a partition against the resident prover's 1.45 s, less
+// with two witnesses a pass (their copies shared) or a deeper ring (copies run ahead through the h
+// MSM). Chunking also costs MSM work: an engine picks its window for the chunk, not for the whole
+// MSM (2^24 chunks ~11 % more bucket additions than 2^27 by the engine's own cost model), plus a
+// bucket reduction and two host syncs per chunk. The floor is two domain vectors (8 GiB at 2^27)
+// plus the smallest chunk's buffers and engines: 8.6 GiB (docs/gpu-streamed.md).
 //
 // All device memory (vectors, PCE, twiddles, chunk buffers, MSM engines, grown to their largest
 // chunk when the prover is made) is allocated by the constructor, within min(memory_limit, free).
