@@ -217,11 +217,17 @@ inline backend::PlacementSetup fake_devices(std::vector<int> ordinals, std::map<
           }};
 }
 
-inline double metric(Engine& engine, const std::string& line_prefix) {
-  const std::string text = engine.metrics_text();
+// The value of one metric line in an exposition text (0 when absent): to compare two metrics of
+// one scrape.
+inline double metric_in(const std::string& text, const std::string& line_prefix) {
   const size_t at = text.find("\n" + line_prefix + " ");
   if (at == std::string::npos) return 0;
   return std::stod(text.substr(at + line_prefix.size() + 2));
+}
+
+// The value of one metric line in a fresh scrape of the engine (0 when absent).
+inline double metric(Engine& engine, const std::string& line_prefix) {
+  return metric_in(engine.metrics_text(), line_prefix);
 }
 
 // The job's result; a job still running after a minute (a stuck pipeline) fails the test.
