@@ -9,7 +9,6 @@
 #include "groth16/gpu/fixed_base.hpp"
 #include "groth16/gpu/gpu_prover.hpp"
 #include "groth16/gpu/streamed_prover.hpp"
-#include "poly/domain.hpp"
 
 namespace cuzk::backend {
 
